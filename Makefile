@@ -1,0 +1,274 @@
+# Attention from Scratch: the one entry point.
+#
+# Everything is found from the sources: chapters are book/NN-slug.nw, their root chunks are
+# found with noroots, programs are the roots named <slug>-main.c, every other .c root is a
+# module of the library, test suites are tests/check_<module>.c and figures are figures/*.gp.
+# Adding a chapter adds no line here.  `make help` lists the targets.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SECONDARY:
+.SUFFIXES:
+
+# ---------------------------------------------------------------- tools and flags
+CC      ?= cc
+CFLAGS  ?= -O2 -g -march=native
+LDFLAGS ?=
+LDLIBS  ?=
+OPENMP  ?= -fopenmp
+# The book's rules, kept apart from CFLAGS so that overriding CFLAGS never drops them.
+STRICT  := -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
+SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+NOWEB_LIB ?= /usr/lib/noweb
+# Where objects and programs go; the sanitizer build sets it to generated/san.
+BUILD   ?= generated
+# The Debian packages that hold every tool the build needs beyond gcc and make.
+PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config
+
+ifeq ($(V),1)
+Q :=
+say := @true
+else
+Q := @
+say := @printf '  %-8s %s\n'
+endif
+
+# ---------------------------------------------------------------- what the sources say
+CHAPTERS := $(sort $(wildcard book/[0-9][0-9]-*.nw))
+SLUGS    := $(patsubst book/%.nw,%,$(CHAPTERS))
+FIGURES  := $(patsubst figures/%.gp,%,$(wildcard figures/*.gp))
+SUITES   := $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c))
+BIBS     := $(wildcard book/*.bib)
+
+NO_BUILD_GOALS := clean help deps
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+# One small makefile per chapter, written from its root chunks (see the rule below).
+-include $(patsubst %,generated/mk/%.mk,$(SLUGS))
+-include $(wildcard $(BUILD)/obj/*.d)
+endif
+
+# ROOTS is filled by the chapter makefiles: every root chunk of every chapter.
+SOURCES  := $(filter %.c,$(ROOTS))
+MAINS    := $(filter %-main.c,$(SOURCES))
+MODULES  := $(filter-out $(MAINS),$(SOURCES))
+PROGRAMS := $(patsubst chunks/%-main.c,%,$(MAINS))
+LIBRARY  := $(BUILD)/libattention.a
+MODULE_OBJECTS := $(patsubst chunks/%.c,$(BUILD)/obj/%.o,$(MODULES))
+BINARIES := $(patsubst %,$(BUILD)/bin/%,$(PROGRAMS))
+CHECK_RUNNER := $(BUILD)/bin/check-all
+NUMBERS  := $(patsubst %,generated/numbers/%.tex,$(PROGRAMS))
+FIGURE_TEX := $(patsubst %,generated/figures/%.tex,$(FIGURES))
+
+ALL_CFLAGS := $(STRICT) $(OPENMP) -Ichunks $(CFLAGS) $(if $(SAN),$(SANITIZE) -O1)
+ALL_LDFLAGS := $(OPENMP) $(LDFLAGS) $(if $(SAN),$(SANITIZE))
+
+.PHONY: all tangle build programs run figures book check bench clean help deps lint \
+        tests sanitize latex-refs workbook $(addprefix run-,$(PROGRAMS))
+
+all: book
+	@echo
+	@echo "The book is ready: $(CURDIR)/attention.pdf"
+
+help:
+	@echo "make            the whole book: tangle, compile, run, draw, typeset (attention.pdf)"
+	@echo "make tangle     write every root chunk of book/*.nw into chunks/"
+	@echo "make run        run every chapter program and print its report"
+	@echo "make run-SLUG   run one chapter program (SLUG: $(or $(PROGRAMS),see book/*.nw))"
+	@echo "make figures    draw every figure from the programs' data"
+	@echo "make book       typeset attention.pdf"
+	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references"
+	@echo "make bench      the long performance sweep of the cost chapter"
+	@echo "make workbook   the exercise edition, in workbook/"
+	@echo "make clean      remove everything the build made"
+	@echo "Variables: CC, CFLAGS, LDFLAGS, V=1 (show commands)"
+
+# ---------------------------------------------------------------- tools
+# The first step of every build: find the tools, install them where we may, else say how.
+deps: generated/stamps/deps
+generated/stamps/deps:
+	$(Q)missing=""; \
+	for tool in notangle noweave noroots cpif pdflatex bibtex gnuplot pkg-config; do \
+	  command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	if command -v pkg-config >/dev/null 2>&1 && ! pkg-config --exists check; then missing="$$missing check"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "missing:$$missing; installing: $(PACKAGES)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; \
+	  else echo "Please run: sudo apt-get install --no-install-recommends $(PACKAGES)"; exit 1; fi; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(PACKAGES) >/dev/null || \
+	  { echo "Installing failed. Please run: sudo apt-get install --no-install-recommends $(PACKAGES)"; exit 1; }; \
+	fi
+	$(Q)mkdir -p $(@D) && touch $@
+
+# ---------------------------------------------------------------- tangle
+# A chapter's makefile names its roots and makes them depend on the chapter's tangle stamp.
+generated/mk/%.mk: book/%.nw | generated/stamps/deps
+	$(Q)mkdir -p $(@D)
+	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | tr '\n' ' '); \
+	{ echo "ROOTS += $$(printf 'chunks/%s ' $$roots)"; \
+	  echo "$$(printf 'chunks/%s ' $$roots): generated/stamps/$*.tangled ;"; \
+	  echo "TANGLED += generated/stamps/$*.tangled"; } > $@
+
+# Tangle every root of a chapter with #line directives; cpif keeps unchanged files' times.
+generated/stamps/%.tangled: book/%.nw | generated/stamps/deps
+	$(say) TANGLE $<
+	$(Q)mkdir -p chunks $(@D)
+	$(Q)for root in $$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//'); do \
+	  notangle -L -R"$$root" $< | cpif chunks/$$root || exit 1; done
+	$(Q)touch $@
+
+tangle: $(TANGLED)
+
+# ---------------------------------------------------------------- compile
+$(BUILD)/obj/%.o: chunks/%.c | generated/stamps/deps
+	$(say) CC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBRARY): $(MODULE_OBJECTS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY)
+	$(say) LINK $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LDLIBS) -lm -o $@
+
+programs: $(BINARIES)
+build: $(BINARIES) $(CHECK_RUNNER)
+
+# ---------------------------------------------------------------- run
+# A program's numbers file stands for its whole run (it is written last).
+generated/numbers/%.tex: generated/bin/%
+	$(say) RUN $*
+	$(Q)mkdir -p generated/reports
+	$(Q)$< --out generated > generated/reports/$*.txt || \
+	  { status=$$?; cat generated/reports/$*.txt; echo "$* failed with status $$status"; exit $$status; }
+
+run: $(addprefix run-,$(PROGRAMS))
+$(addprefix run-,$(PROGRAMS)): run-%: generated/bin/%
+	$(Q)mkdir -p generated/reports
+	$(Q)$< --out generated > generated/reports/$*.txt; status=$$?; \
+	  printf '\n==== %s ====\n' "$*"; cat generated/reports/$*.txt; exit $$status
+
+# ---------------------------------------------------------------- figures
+# A figure may read any program's data, so it waits for every run.
+generated/figures/%.tex: figures/%.gp figures/style.gpi $(NUMBERS)
+	$(say) PLOT $*
+	$(Q)mkdir -p $(@D)
+	$(Q)gnuplot -e "outfile='$@'" figures/style.gpi $< 2> $@.log || { cat $@.log; exit 1; }
+	$(Q)if grep -q -i -E 'warning|error' $@.log; then cat $@.log; fi
+
+figures: $(FIGURE_TEX)
+
+# ---------------------------------------------------------------- the book
+# All chapters are woven in one run so that the chunk and identifier indexes span the book.
+generated/tex/chapters.tex: $(CHAPTERS) | generated/stamps/deps
+	$(say) WEAVE book/*.nw
+	$(Q)mkdir -p $(@D)
+	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@
+
+generated/tex/numbers.tex: $(NUMBERS)
+	$(Q)mkdir -p $(@D)
+	$(Q)cat $^ /dev/null > $@
+
+generated/tex/bibliography.tex: $(BIBS)
+	$(Q)mkdir -p $(@D)
+	$(Q)echo "\\bibliography{$$(echo $(basename $(BIBS)) | tr ' ' ',')}" > $@
+
+LATEX := TEXINPUTS=book: pdflatex -interaction=nonstopmode -halt-on-error -output-directory=generated/tex
+attention.pdf: book/attention.tex $(wildcard book/*.sty book/*.tex) $(BIBS) generated/tex/chapters.tex \
+               generated/tex/numbers.tex generated/tex/bibliography.tex $(FIGURE_TEX)
+	$(say) LATEX $@
+	$(Q)$(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }
+	$(Q)bibtex generated/tex/attention > generated/tex/bibtex.out || { cat generated/tex/bibtex.out; exit 1; }
+	$(Q)for pass in 2 3 4; do \
+	  $(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }; \
+	  grep -q -E 'Rerun to get|Label\(s\) may have changed' generated/tex/attention.log || break; done
+	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined' generated/tex/attention.log; then \
+	  echo "warning: LaTeX reports undefined references (make check fails on them):"; \
+	  grep -E 'Reference .* undefined|Citation .* undefined' generated/tex/attention.log | sort -u | head; fi
+	$(Q)cp generated/tex/attention.pdf $@
+
+book: attention.pdf
+
+# ---------------------------------------------------------------- check
+# One runner holds every suite, so that the closing line counts every check.
+$(BUILD)/tests/check-main.c: $(wildcard tests/check_*.c)
+	$(Q)mkdir -p $(@D)
+	$(Q){ echo '#include <check.h>'; echo '#include <stdlib.h>'; \
+	  for s in $(SUITES); do echo "Suite *$${s}_suite(void);"; done; \
+	  echo 'int main(void) {'; echo '  SRunner *runner = srunner_create(NULL);'; \
+	  for s in $(SUITES); do echo "  srunner_add_suite(runner, $${s}_suite());"; done; \
+	  echo '  srunner_run_all(runner, CK_NORMAL);'; \
+	  echo '  int failed = srunner_ntests_failed(runner);'; \
+	  echo '  srunner_free(runner);'; echo '  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;'; echo '}'; } > $@
+
+$(BUILD)/tests/%.o: $(BUILD)/tests/%.c
+	$(Q)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags check) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c | generated/stamps/deps
+	$(say) CC $<
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags check) -MMD -MP -c $< -o $@
+
+-include $(wildcard $(BUILD)/tests/*.d)
+
+$(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%.o,$(SUITES)) $(LIBRARY)
+	$(say) LINK $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LDLIBS) -lm -o $@
+
+tests: $(CHECK_RUNNER)
+	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $(CHECK_RUNNER)
+
+# Every program at its smallest size, and every suite, built with ASan and UBSan.
+sanitize: | generated/stamps/deps
+	$(Q)$(MAKE) --no-print-directory BUILD=generated/san SAN=1 generated/san/bin/check-all \
+	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
+	$(Q)for p in $(PROGRAMS); do \
+	  printf '  %-8s %s --smoke\n' SAN $$p; \
+	  generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1 || \
+	    { cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; }; done
+	$(Q)echo "  SAN      check-all"
+	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
+	  { cat generated/san/check.txt; exit 1; }
+
+# The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
+lint: | generated/stamps/deps
+	$(Q)status=0; for nw in $(CHAPTERS); do \
+	  $(NOWEB_LIB)/markup $$nw | awk -v nw=$$nw ' \
+	    /^@defn /{ name=substr($$0,7); defined[name]=1 } \
+	    /^@use /{ name=substr($$0,6); used[name]=1 } \
+	    END { bad=0; \
+	      for (n in used) if (!(n in defined)) { print nw ": chunk <<" n ">> is used but never defined"; bad=1 } \
+	      for (n in defined) if (!(n in used) && n !~ /^[A-Za-z0-9.+-]+\.(c|h)$$/) { \
+	        print nw ": chunk <<" n ">> is defined but never used (a root must be a file name)"; bad=1 } \
+	      for (n in defined) if (n ~ /_/) { print nw ": chunk <<" n ">> has an underscore"; bad=1 } \
+	      exit bad }' || status=1; done; \
+	dupes=$$(for nw in $(CHAPTERS); do noroots $$nw; done | sort | uniq -d); \
+	if [ -n "$$dupes" ]; then echo "roots defined by two chapters: $$dupes"; status=1; fi; \
+	exit $$status
+	$(Q)echo "  LINT     chunks: every use defined, every root a file, none unused"
+
+latex-refs: attention.pdf
+	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined|Citation .* undefined' generated/tex/attention.log; then \
+	  grep -E 'Reference .* undefined|Citation .* undefined|undefined references' generated/tex/attention.log | sort -u; \
+	  echo "LaTeX reports undefined references"; exit 1; fi
+	$(Q)echo "  LATEX    no undefined references or citations"
+
+# The suites run last, so that Check's summary is the closing line.
+check: lint latex-refs sanitize
+	$(Q)$(MAKE) --no-print-directory tests
+
+# ---------------------------------------------------------------- bench
+bench: generated/bin/cost
+	$(Q)mkdir -p generated/data
+	$(Q)generated/bin/cost --bench --out generated
+
+# ---------------------------------------------------------------- clean
+clean:
+	rm -rf chunks generated workbook attention.pdf

@@ -1,0 +1,157 @@
+/* Tests of the lab module (chapter 1): option parsing and its errors, exit status 2 on bad
+ * input, atomic files, and the numbers file with its macro names. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "lab.h"
+
+static int n_value;
+static double rate;
+static bool loud;
+static const char *name_value;
+static const LabOption options[] = {
+    { "--n", LAB_INT, &n_value, 1, 100, "size" },
+    { "--rate", LAB_DOUBLE, &rate, 0, 1, "rate" },
+    { "--loud", LAB_FLAG, &loud, 0, 0, "loud" },
+    { "--name", LAB_STRING, &name_value, 0, 0, "name" },
+    { NULL, LAB_FLAG, NULL, 0, 0, NULL },
+};
+
+static int parse(int argc, char **argv, char *error)
+{
+    Lab lab = { .slug = "test", .out_dir = "generated", .seed = 1 };
+    n_value = 7;
+    rate = 0.5;
+    loud = false;
+    return lab_parse(&lab, argc, argv, options, error, 256);
+}
+
+START_TEST(good_options_are_stored)
+{
+    char error[256];
+    char *argv[] = { "p", "--n", "12", "--rate=0.25", "--loud", "--name", "x", "--seed", "9" };
+    Lab lab = { .slug = "test", .out_dir = "generated", .seed = 1 };
+    ck_assert_int_eq(lab_parse(&lab, 9, argv, options, error, sizeof error), 0);
+    ck_assert_int_eq(n_value, 12);
+    ck_assert_double_eq(rate, 0.25);
+    ck_assert(loud);
+    ck_assert_str_eq(name_value, "x");
+    ck_assert_uint_eq(lab.seed, 9);
+}
+END_TEST
+
+START_TEST(bad_options_give_status_two_and_one_line)
+{
+    char *cases[][3] = {
+        { "p", "--bogus", "1" }, { "p", "--n", "abc" }, { "p", "--n", "0" },
+        { "p", "--n", "101" }, { "p", "--n", "2.5" }, { "p", "--rate", "nan" },
+        { "p", "--n", "1e300" }, { "p", "--loud=yes", "" }, { "p", "--seed", "-1" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char error[256] = "";
+        const int argc = cases[c][2][0] ? 3 : 2;
+        ck_assert_int_eq(parse(argc, cases[c], error), 2);
+        ck_assert(strlen(error) > 0 && strchr(error, '\n') == NULL);
+    }
+    char error[256];
+    char *missing[] = { "p", "--n" };
+    ck_assert_int_eq(parse(2, missing, error), 2);
+    ck_assert_int_eq(n_value, 7);
+    char *help[] = { "p", "--help" };
+    ck_assert_int_eq(parse(2, help, error), 1);
+}
+END_TEST
+
+START_TEST(start_exits_with_two_on_an_unknown_flag)
+{
+    Lab lab;
+    char *argv[] = { "p", "--no-such-flag" };
+    lab_start(&lab, "test", "a test", 2, argv, options);
+}
+END_TEST
+
+START_TEST(start_exits_with_two_when_the_folder_cannot_be_written)
+{
+    Lab lab;
+    char *argv[] = { "p", "--out", "/proc/version/cannot" };
+    lab_start(&lab, "test", "a test", 3, argv, options);
+}
+END_TEST
+
+static char folder[64];
+
+static void make_folder(void)
+{
+    snprintf(folder, sizeof folder, "/tmp/check-lab-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(folder));
+}
+
+static void read_file(const char *path, char *text, size_t size)
+{
+    FILE *in = fopen(path, "r");
+    ck_assert_ptr_nonnull(in);
+    const size_t n = fread(text, 1, size - 1, in);
+    text[n] = '\0';
+    fclose(in);
+}
+
+START_TEST(finish_writes_macros_and_report_lines)
+{
+    make_folder();
+    char *argv[] = { "p", "--out", folder };
+    Lab lab;
+    lab_start(&lab, "one-head", "a test", 3, argv, NULL);
+    lab_result(&lab, "largest_weight", "%.3f", 0.25);
+    lab_result(&lab, "name", "%s", "a_b 50%");
+    ck_assert_int_eq(lab_finish(&lab), 0);
+    char path[128], text[512];
+    snprintf(path, sizeof path, "%s/numbers/one-head.tex", folder);
+    read_file(path, text, sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadLargestWeight}{0.250}"));
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadName}{a\\_b 50\\%}"));
+}
+END_TEST
+
+START_TEST(a_file_appears_only_when_committed)
+{
+    make_folder();
+    char *argv[] = { "p", "--out", folder };
+    Lab lab;
+    lab_start(&lab, "test", "a test", 3, argv, NULL);
+    LabFile file;
+    FILE *out = lab_open_data(&lab, &file, "thing");
+    fprintf(out, "1 2 3\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/data/thing.dat", folder);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    ck_assert_int_eq(access(file.temporary, F_OK), 0);
+    lab_commit(&lab, &file);
+    ck_assert_int_eq(access(path, F_OK), 0);
+    ck_assert_int_ne(access(file.temporary, F_OK), 0);
+}
+END_TEST
+
+START_TEST(a_bad_result_key_stops_the_program)
+{
+    Lab lab = { .slug = "test" };
+    lab_result(&lab, "time_n4096", "%d", 1);
+}
+END_TEST
+
+Suite *lab_suite(void)
+{
+    Suite *suite = suite_create("lab");
+    TCase *core = tcase_create("options, files, numbers");
+    tcase_add_test(core, good_options_are_stored);
+    tcase_add_test(core, bad_options_give_status_two_and_one_line);
+    tcase_add_exit_test(core, start_exits_with_two_on_an_unknown_flag, 2);
+    tcase_add_exit_test(core, start_exits_with_two_when_the_folder_cannot_be_written, 2);
+    tcase_add_test(core, finish_writes_macros_and_report_lines);
+    tcase_add_test(core, a_file_appears_only_when_committed);
+    tcase_add_test_raise_signal(core, a_bad_result_key_stops_the_program, 6);
+    suite_add_tcase(suite, core);
+    return suite;
+}

@@ -1,0 +1,81 @@
+/* Tests of the matrix module (chapter 1): the product against a double-precision triple loop
+ * on odd shapes, the transpose, and the fills. */
+#include <check.h>
+#include <math.h>
+#include "matrix.h"
+
+START_TEST(product_matches_a_double_reference_on_odd_shapes)
+{
+    const int shapes[][3] = { { 1, 1, 1 }, { 3, 5, 7 }, { 17, 1, 9 }, { 31, 13, 29 }, { 8, 64, 3 } };
+    Rng rng;
+    rng_seed(&rng, 9, 1);
+    for (int s = 0; s < 5; s++) {
+        const int m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
+        Matrix a = matrix_new(m, k), b = matrix_new(k, n), c = matrix_new(m, n);
+        matrix_fill_normal(a, &rng, 1.0f);
+        matrix_fill_normal(b, &rng, 1.0f);
+        matrix_fill(c, 123.0f); /* the product must overwrite, not add */
+        matrix_multiply(a, b, c);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double sum = 0.0, magnitude = 0.0;
+                for (int p = 0; p < k; p++) {
+                    sum += (double)AT(a, i, p) * AT(b, p, j);
+                    magnitude += fabs((double)AT(a, i, p) * AT(b, p, j));
+                }
+                ck_assert_double_le(fabs(AT(c, i, j) - sum), 1e-6 * magnitude + 1e-12);
+            }
+        matrix_free(&a);
+        matrix_free(&b);
+        matrix_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(transpose_swaps_indices_and_twice_is_identity)
+{
+    Matrix a = matrix_new(3, 5), t = matrix_new(5, 3), back = matrix_new(3, 5);
+    for (int k = 0; k < 15; k++)
+        a.data[k] = (float)k;
+    matrix_transpose(a, t);
+    matrix_transpose(t, back);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+            ck_assert(AT(t, j, i) == AT(a, i, j));
+            ck_assert(AT(back, i, j) == AT(a, i, j));
+        }
+    matrix_free(&a);
+    matrix_free(&t);
+    matrix_free(&back);
+}
+END_TEST
+
+START_TEST(new_is_zero_fill_sets_and_normal_fill_scales)
+{
+    Matrix m = matrix_new(40, 50);
+    for (int k = 0; k < 2000; k++)
+        ck_assert(m.data[k] == 0.0f);
+    matrix_fill(m, 2.5f);
+    for (int k = 0; k < 2000; k++)
+        ck_assert(m.data[k] == 2.5f);
+    Rng a, b;
+    rng_seed(&a, 4, 1);
+    rng_seed(&b, 4, 1);
+    matrix_fill_normal(m, &a, 0.5f);
+    for (int k = 0; k < 2000; k++)
+        ck_assert(m.data[k] == 0.5f * (float)rng_normal(&b));
+    matrix_free(&m);
+    ck_assert_ptr_null(m.data);
+}
+END_TEST
+
+Suite *matrix_suite(void)
+{
+    Suite *suite = suite_create("matrix");
+    TCase *core = tcase_create("row-major matrices");
+    tcase_add_test(core, product_matches_a_double_reference_on_odd_shapes);
+    tcase_add_test(core, transpose_swaps_indices_and_twice_is_identity);
+    tcase_add_test(core, new_is_zero_fill_sets_and_normal_fill_scales);
+    suite_add_tcase(suite, core);
+    return suite;
+}
