@@ -245,7 +245,7 @@ lint: | generated/stamps/deps
 	    /^@use /{ name=substr($$0,6); used[name]=1 } \
 	    END { bad=0; \
 	      for (n in used) if (!(n in defined)) { print nw ": chunk <<" n ">> is used but never defined"; bad=1 } \
-	      for (n in defined) if (!(n in used) && n !~ /^[A-Za-z0-9.+-]+\.(c|h)$$/) { \
+	      for (n in defined) if (!(n in used) && n !~ /^[A-Za-z0-9.+-]+\.(c|h|sh)$$/) { \
 	        print nw ": chunk <<" n ">> is defined but never used (a root must be a file name)"; bad=1 } \
 	      for (n in defined) if (n ~ /_/) { print nw ": chunk <<" n ">> has an underscore"; bad=1 } \
 	      exit bad }' || status=1; done; \
