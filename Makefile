@@ -61,11 +61,17 @@ CHECK_RUNNER := $(BUILD)/bin/check-all
 NUMBERS  := $(patsubst %,generated/numbers/%.tex,$(PROGRAMS))
 FIGURE_TEX := $(patsubst %,generated/figures/%.tex,$(FIGURES))
 
-ALL_CFLAGS := $(STRICT) $(OPENMP) -Ichunks $(CFLAGS) $(if $(SAN),$(SANITIZE) -O1)
+# The exercise edition (made by `make workbook`) holds a file WORKBOOK listing its exercises.
+# There a stub leaves parameters and helpers unused, and a program that reaches a stub exits
+# with status 3: the build then uses the book's own data for that chapter, from reference/.
+IS_WORKBOOK := $(wildcard WORKBOOK)
+WORKBOOK_CFLAGS := $(if $(IS_WORKBOOK),-Wno-unused-parameter -Wno-unused-variable \
+                   -Wno-unused-but-set-variable -Wno-unused-function)
+ALL_CFLAGS := $(STRICT) $(WORKBOOK_CFLAGS) $(OPENMP) -Ichunks $(CFLAGS) $(if $(SAN),$(SANITIZE) -O1)
 ALL_LDFLAGS := $(OPENMP) $(LDFLAGS) $(if $(SAN),$(SANITIZE))
 
 .PHONY: all tangle build programs run figures book check bench clean help deps lint \
-        tests sanitize latex-refs workbook $(addprefix run-,$(PROGRAMS))
+        tests sanitize latex-refs workbook workbook-proof $(addprefix run-,$(PROGRAMS))
 
 all: book
 	@echo
@@ -145,8 +151,13 @@ build: $(BINARIES) $(CHECK_RUNNER)
 generated/numbers/%.tex: generated/bin/%
 	$(say) RUN $*
 	$(Q)mkdir -p generated/reports
-	$(Q)$< --out generated > generated/reports/$*.txt || \
-	  { status=$$?; cat generated/reports/$*.txt; echo "$* failed with status $$status"; exit $$status; }
+	$(Q)$< --out generated > generated/reports/$*.txt 2> generated/reports/$*.err; status=$$?; \
+	cat generated/reports/$*.err >&2; \
+	if [ $$status = 3 ] && [ -f WORKBOOK ]; then \
+	  echo "  $* stopped at an exercise still to write; its numbers and data are the book's"; \
+	  cp reference/data/$*-* generated/data/ 2>/dev/null; cp reference/numbers/$*[.-]* generated/numbers/; \
+	elif [ $$status != 0 ]; then \
+	  cat generated/reports/$*.txt; echo "$* failed with status $$status"; exit $$status; fi
 
 run: $(addprefix run-,$(PROGRAMS))
 $(addprefix run-,$(PROGRAMS)): run-%: generated/bin/%
@@ -223,7 +234,12 @@ $(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%
 	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LDLIBS) -lm -o $@
 
 tests: $(CHECK_RUNNER)
-	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $(CHECK_RUNNER)
+	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $(CHECK_RUNNER) || { $(unsolved); exit 1; }
+
+# In the workbook: the exercises whose stubs are still in the sources, with the line to edit.
+unsolved = grep -n 'exercise_unsolved("' $(CHAPTERS) 2>/dev/null | \
+  sed -E 's/^([^:]*):([0-9]+):.*exercise_unsolved\("([^"]*)".*/  exercise \3 is still to write: \1:\2/' | \
+  { echo "Exercises still to write:"; cat; } >&2
 
 # Every program at its smallest size, and every suite, built with ASan and UBSan.
 sanitize: | generated/stamps/deps
@@ -231,11 +247,12 @@ sanitize: | generated/stamps/deps
 	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
 	$(Q)for p in $(PROGRAMS); do \
 	  printf '  %-8s %s --smoke\n' SAN $$p; \
-	  generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1 || \
-	    { cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; }; done
+	  generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1; status=$$?; \
+	  if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  (stopped at an exercise still to write)"; \
+	  elif [ $$status != 0 ]; then cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; fi; done
 	$(Q)echo "  SAN      check-all"
 	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
-	  { cat generated/san/check.txt; exit 1; }
+	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
 lint: | generated/stamps/deps
@@ -261,8 +278,44 @@ latex-refs: attention.pdf
 	$(Q)echo "  LATEX    no undefined references or citations"
 
 # The suites run last, so that Check's summary is the closing line.
-check: lint latex-refs sanitize
+check: lint latex-refs sanitize workbook-proof
 	$(Q)$(MAKE) --no-print-directory tests
+
+# ---------------------------------------------------------------- the workbook
+# A copy of the book in which every chunk marked \exercisechunk{LABEL} is a stub.  Exercise
+# numbers are read from LaTeX's labels, so they are those printed in the book.
+WORKBOOK_DIR ?= workbook
+workbook: attention.pdf
+	$(Q)rm -rf $(WORKBOOK_DIR).tmp && mkdir -p $(WORKBOOK_DIR).tmp/reference
+	$(Q)cp -R Makefile README.md .gitignore book figures tests tools $(WORKBOOK_DIR).tmp/
+	$(Q)cp -R generated/data generated/numbers $(WORKBOOK_DIR).tmp/reference/
+	$(Q)sed -n 's/^\\newlabel{\(ex:[^}]*\)}{{\([^}]*\)}.*/\1 \2/p' generated/tex/attention.aux \
+	  > $(WORKBOOK_DIR).tmp/reference/exercise-numbers
+	$(Q)echo "# The exercises of this workbook: number, the line to edit, the chunk." > $(WORKBOOK_DIR).tmp/WORKBOOK
+	$(Q)for nw in $(CHAPTERS); do \
+	  awk -v numbers=$(WORKBOOK_DIR).tmp/reference/exercise-numbers -v listing=$(WORKBOOK_DIR).tmp/WORKBOOK \
+	      -v source=$$nw -f tools/workbook.awk $$nw > $(WORKBOOK_DIR).tmp/$$nw || exit 1; done
+	$(Q)rm -rf $(WORKBOOK_DIR) && mv $(WORKBOOK_DIR).tmp $(WORKBOOK_DIR)
+	$(Q)echo "The workbook is in $(WORKBOOK_DIR)/ with $$(grep -c '^exercise' $(WORKBOOK_DIR)/WORKBOOK) exercises to write:"
+	$(Q)grep '^exercise' $(WORKBOOK_DIR)/WORKBOOK | cut -d' ' -f1-3
+
+# The proof, run by `make check`: the workbook compiles, its tests fail and name every
+# exercise, and with the book's chunks put back its tests pass.
+PROOF := generated/workbook-proof
+workbook-proof: attention.pdf
+	$(Q)$(MAKE) --no-print-directory WORKBOOK_DIR=$(PROOF) workbook > /dev/null
+	$(Q)echo "  PROOF    the workbook builds, with $$(grep -c '^exercise' $(PROOF)/WORKBOOK) exercises as stubs"
+	$(Q)$(MAKE) --no-print-directory -C $(PROOF) build > $(PROOF)/build.log 2>&1 || { cat $(PROOF)/build.log; exit 1; }
+	$(Q)if (cd $(PROOF) && generated/bin/check-all) > $(PROOF)/check.log 2>&1; then \
+	  echo "the workbook's tests pass with the stubs in place: an exercise has no test"; exit 1; fi
+	$(Q)for n in $$(grep '^exercise' $(PROOF)/WORKBOOK | cut -d' ' -f2); do \
+	  grep -q "exercise $$n is not written yet" $(PROOF)/check.log || \
+	    { echo "no failing test names exercise $$n"; exit 1; }; done
+	$(Q)echo "  PROOF    its tests fail, and the failures name every exercise"
+	$(Q)cp $(CHAPTERS) $(PROOF)/book/
+	$(Q)$(MAKE) --no-print-directory -C $(PROOF) build > $(PROOF)/build.log 2>&1 || { cat $(PROOF)/build.log; exit 1; }
+	$(Q)(cd $(PROOF) && generated/bin/check-all) > $(PROOF)/check.log 2>&1 || { cat $(PROOF)/check.log; exit 1; }
+	$(Q)echo "  PROOF    with the solutions put back, its tests pass"
 
 # ---------------------------------------------------------------- bench
 bench: generated/bin/cost
