@@ -9,7 +9,6 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
-.SECONDARY:
 .SUFFIXES:
 
 # ---------------------------------------------------------------- tools and flags
@@ -138,7 +137,7 @@ $(LIBRARY): $(MODULE_OBJECTS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY)
+$(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LDLIBS) -lm -o $@
@@ -177,10 +176,13 @@ figures: $(FIGURE_TEX)
 
 # ---------------------------------------------------------------- the book
 # All chapters are woven in one run so that the chunk and identifier indexes span the book.
-generated/tex/chapters.tex: $(CHAPTERS) | generated/stamps/deps
+# This is `noweave -n -index -autodefs c` spelled out, with one filter added after autodefs:
+# tools/nolocals.awk drops the local variables that autodefs takes for global definitions.
+generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk | generated/stamps/deps
 	$(say) WEAVE book/*.nw
 	$(Q)mkdir -p $(@D)
-	$(Q)noweave -n -index -autodefs c $(CHAPTERS) > $@
+	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
+	  $(NOWEB_LIB)/finduses | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $@
 
 generated/tex/numbers.tex: $(NUMBERS)
 	$(Q)mkdir -p $(@D)
