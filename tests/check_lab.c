@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "lab.h"
 
@@ -89,6 +90,13 @@ static void make_folder(void)
     ck_assert_ptr_nonnull(mkdtemp(folder));
 }
 
+static void remove_folder(void)
+{
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", folder);
+    ck_assert_int_eq(system(command), 0);
+}
+
 static void read_file(const char *path, char *text, size_t size)
 {
     FILE *in = fopen(path, "r");
@@ -112,6 +120,7 @@ START_TEST(finish_writes_macros_and_report_lines)
     read_file(path, text, sizeof text);
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadLargestWeight}{0.250}"));
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadName}{a\\_b 50\\%}"));
+    remove_folder();
 }
 END_TEST
 
@@ -131,6 +140,40 @@ START_TEST(a_file_appears_only_when_committed)
     lab_commit(&lab, &file);
     ck_assert_int_eq(access(path, F_OK), 0);
     ck_assert_int_ne(access(file.temporary, F_OK), 0);
+    remove_folder();
+}
+END_TEST
+
+START_TEST(a_program_that_fails_leaves_no_temporary_file)
+{
+    make_folder();
+    char temporary[1040] = "";
+    int channel[2];
+    ck_assert_int_eq(pipe(channel), 0);
+    const pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        char *argv[] = { "p", "--out", folder };
+        Lab lab;
+        lab_start(&lab, "test", "a test", 3, argv, NULL);
+        LabFile file;
+        fprintf(lab_open_data(&lab, &file, "half"), "half a file");
+        if (write(channel[1], file.temporary, sizeof file.temporary) < 0)
+            _exit(9);
+        lab_fail(&lab, "stopping half way");
+    }
+    ck_assert_int_eq(read(channel[0], temporary, sizeof temporary), (int)sizeof temporary);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    ck_assert(strstr(temporary, "half.dat.tmp.") != NULL);
+    ck_assert_int_ne(access(temporary, F_OK), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/data/half.dat", folder);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    close(channel[0]);
+    close(channel[1]);
+    remove_folder();
 }
 END_TEST
 
@@ -151,6 +194,7 @@ Suite *lab_suite(void)
     tcase_add_exit_test(core, start_exits_with_two_when_the_folder_cannot_be_written, 2);
     tcase_add_test(core, finish_writes_macros_and_report_lines);
     tcase_add_test(core, a_file_appears_only_when_committed);
+    tcase_add_test(core, a_program_that_fails_leaves_no_temporary_file);
     tcase_add_test_raise_signal(core, a_bad_result_key_stops_the_program, 6);
     suite_add_tcase(suite, core);
     return suite;

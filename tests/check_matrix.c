@@ -69,11 +69,34 @@ START_TEST(new_is_zero_fill_sets_and_normal_fill_scales)
 }
 END_TEST
 
+START_TEST(loop_order_changes_nothing_bit_for_bit)
+{
+    /* the chapter's claim: the i,p,j order adds the same terms in the same order as i,j,p */
+    Rng rng;
+    rng_seed(&rng, 10, 1);
+    Matrix a = matrix_new(13, 37), b = matrix_new(37, 11), c = matrix_new(13, 11);
+    matrix_fill_normal(a, &rng, 1.0f);
+    matrix_fill_normal(b, &rng, 1.0f);
+    matrix_multiply(a, b, c);
+    for (int i = 0; i < 13; i++)
+        for (int j = 0; j < 11; j++) {
+            float sum = 0.0f;
+            for (int p = 0; p < 37; p++)
+                sum += AT(a, i, p) * AT(b, p, j);
+            ck_assert(AT(c, i, j) == sum);
+        }
+    matrix_free(&a);
+    matrix_free(&b);
+    matrix_free(&c);
+}
+END_TEST
+
 Suite *matrix_suite(void)
 {
     Suite *suite = suite_create("matrix");
     TCase *core = tcase_create("row-major matrices");
     tcase_add_test(core, product_matches_a_double_reference_on_odd_shapes);
+    tcase_add_test(core, loop_order_changes_nothing_bit_for_bit);
     tcase_add_test(core, transpose_swaps_indices_and_twice_is_identity);
     tcase_add_test(core, new_is_zero_fill_sets_and_normal_fill_scales);
     suite_add_tcase(suite, core);
