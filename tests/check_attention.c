@@ -150,6 +150,39 @@ END_TEST
 
 /* Rows sum to 1, and each output coordinate, a weighted average of the values, lies between
  * the smallest and the largest value of that coordinate. */
+/* The reason for the scale: with unit-variance inputs and weights of standard deviation
+ * 1/sqrt(d_model), scaled scores have a spread near 1 whatever d_k, unscaled ones sqrt(d_k). */
+START_TEST(scaled_scores_spread_about_one_for_every_width)
+{
+    const int widths[] = { 4, 64 }, T = 48, d = 40, draws = 12;
+    Rng rng;
+    rng_seed(&rng, 18, 1);
+    for (int t = 0; t < 2; t++) {
+        const int dk = widths[t];
+        double squares[2] = { 0.0, 0.0 };
+        for (int draw = 0; draw < draws; draw++) {
+            Matrix x = random_matrix(T, d, &rng, 1.0f), q = matrix_new(T, dk),
+                   k = matrix_new(T, dk), s = matrix_new(T, T);
+            HeadWeights w = head_weights_new(d, dk, &rng);
+            matrix_multiply(x, w.query, q);
+            matrix_multiply(x, w.key, k);
+            for (int scale = 0; scale < 2; scale++) {
+                attention_scores(q, k, scale, s);
+                for (int e = 0; e < T * T; e++)
+                    squares[scale] += (double)s.data[e] * s.data[e] / (T * T * draws);
+            }
+            matrix_free(&x);
+            matrix_free(&q);
+            matrix_free(&k);
+            matrix_free(&s);
+            head_weights_free(&w);
+        }
+        ck_assert_double_eq_tol(sqrt(squares[1]), 1.0, 0.15);
+        ck_assert_double_eq_tol(sqrt(squares[0]) / sqrt((double)dk), 1.0, 0.15);
+    }
+}
+END_TEST
+
 START_TEST(every_row_of_the_pattern_is_positive_and_sums_to_one)
 {
     Rng rng;
@@ -386,6 +419,7 @@ Suite *attention_suite(void)
     tcase_add_test(core, head_weights_have_their_shapes_and_spread);
     tcase_add_test(core, unscaled_scores_are_the_dot_products_of_queries_and_keys);
     tcase_add_test(core, scaled_scores_are_dot_products_over_root_dk);
+    tcase_add_test(core, scaled_scores_spread_about_one_for_every_width);
     tcase_add_test(core, every_row_of_the_pattern_is_positive_and_sums_to_one);
     tcase_add_test(core, the_head_matches_a_double_precision_reference);
     tcase_add_test(core, the_head_is_its_five_steps);
