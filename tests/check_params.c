@@ -31,8 +31,10 @@ START_TEST(one_layer_of_attention_is_four_d_squared_and_four_d_with_biases)
         ModelShape m = gpt(1, widths[k], heads[k], 100, 10);
         const int64_t d = widths[k];
         ck_assert_int_eq(params_attention(&m), 4 * d * d + 4 * d);
+        ck_assert_int_eq(params_attention_weights(&m), 4 * d * d);
         m.biases = false;
         ck_assert_int_eq(params_attention(&m), 4 * d * d);
+        ck_assert_int_eq(params_attention_weights(&m), 4 * d * d);
     }
 }
 END_TEST
@@ -47,7 +49,7 @@ START_TEST(the_attention_count_does_not_depend_on_how_d_is_split_into_heads)
 }
 END_TEST
 
-START_TEST(the_mlp_is_two_matrices_and_their_biases)
+START_TEST(mlp_is_two_matrices_and_biases)
 {
     const int d[] = { 1, 7, 768, 5140 }, f[] = { 1, 13, 3072, 20560 };
     for (int k = 0; k < 4; k++) {
@@ -216,6 +218,12 @@ START_TEST(the_crossover_is_the_first_position_that_reaches)
         if (s < 2)      /* multi-head attention: exactly n = 2d */
             ck_assert_int_eq(params_crossover(&m, f.attention_projections), 2 * m.d_model);
     }
+    /* With H_kv key/value heads the crossover is n = d (1 + H_kv / H), rounded up. */
+    ModelShape mqa = gpt(12, 768, 12, 50257, 1024);
+    mqa.kv_heads = 1;
+    ck_assert_int_eq(params_crossover(&mqa, params_flops(&mqa, 1).attention_projections), 832);
+    mqa.kv_heads = 4;
+    ck_assert_int_eq(params_crossover(&mqa, params_flops(&mqa, 1).attention_projections), 1024);
 }
 END_TEST
 
@@ -244,6 +252,8 @@ END_TEST
 
 START_TEST(the_largest_allowed_model_does_not_overflow)
 {
+    /* One head as wide as the limit, an MLP as wide as the model, every size at its limit:
+     * per layer 4w^2 + 4w in attention, 2w^2 + 2w in the MLP; three V x w embeddings. */
     ModelShape m = { "largest", PARAMS_MAX_LAYERS, PARAMS_MAX_WIDTH, 1, PARAMS_MAX_WIDTH, 1,
                      PARAMS_MAX_WIDTH, PARAMS_MAX_TOKENS, PARAMS_MAX_TOKENS, true, false };
     ck_assert_ptr_null(params_check(&m));
@@ -298,7 +308,7 @@ Suite *params_suite(void)
     TCase *counts = tcase_create("counts");
     tcase_add_test(counts, one_layer_of_attention_is_four_d_squared_and_four_d_with_biases);
     tcase_add_test(counts, the_attention_count_does_not_depend_on_how_d_is_split_into_heads);
-    tcase_add_test(counts, the_mlp_is_two_matrices_and_their_biases);
+    tcase_add_test(counts, mlp_is_two_matrices_and_biases);
     tcase_add_test(counts, gpt2_totals_are_reproduced_exactly);
     tcase_add_test(counts, the_published_list_agrees_with_its_own_totals);
     tcase_add_test(counts, whole_counts_equal_the_closed_form_on_random_shapes);
