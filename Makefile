@@ -128,7 +128,8 @@ generated/stamps/%.tangled: book/%.nw | generated/stamps/deps
 tangle: $(TANGLED)
 
 # ---------------------------------------------------------------- compile
-$(BUILD)/obj/%.o: chunks/%.c | generated/stamps/deps
+# Every chapter is tangled before anything compiles: a chunk may include another chapter's header.
+$(BUILD)/obj/%.o: chunks/%.c | generated/stamps/deps $(TANGLED)
 	$(say) CC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
@@ -223,7 +224,7 @@ $(BUILD)/tests/check-main.c: $(wildcard tests/check_*.c)
 $(BUILD)/tests/%.o: $(BUILD)/tests/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags check) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c | generated/stamps/deps
+$(BUILD)/tests/%.o: tests/%.c | generated/stamps/deps $(TANGLED)
 	$(say) CC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags check) -MMD -MP -c $< -o $@
