@@ -17,11 +17,11 @@ set rmargin at screen 0.43
 unset colorbox
 set title 'with $1/\sqrt{d_{\mathrm{head}}}$'
 plot data('scaling-toy') using 2:1:3 with image, \
-     '' using 2:(1/0):xtic(6) with points, '' using (1/0):1:ytic(5) with points
+     '' using 2:(-10):xtic(6) with points, '' using (-10):1:ytic(5) with points
 set lmargin at screen 0.50
 set rmargin at screen 0.85
 set colorbox user origin screen 0.88, screen 0.20 size screen 0.025, screen 0.70
 unset ytics
 set title 'without'
-plot data('scaling-toy') using 2:1:4 with image, '' using 2:(1/0):xtic(6) with points
+plot data('scaling-toy') using 2:1:4 with image, '' using 2:(-10):xtic(6) with points
 unset multiplot
