@@ -1,0 +1,182 @@
+/* Tests of the scaling module (chapter 4): the variance estimator and the sampled variance of
+ * q.k against closed forms, the softmax backward pass against finite differences, and the
+ * saturation statistics at their limits and as d grows. */
+#include <check.h>
+#include <math.h>
+#include "rng.h"
+#include "scaling.h"
+#include "softmax.h"
+
+START_TEST(sample_variance_matches_closed_forms)
+{
+    enum { N = 1001 };
+    static double x[N], shifted[N], constant[N];
+    for (int k = 0; k < N; k++) {
+        x[k] = k + 1;
+        shifted[k] = 1e8 + k + 1;     /* a large mean: the one-pass formula loses digits */
+        constant[k] = 3.25;
+    }
+    const double expected = N * (N + 1.0) / 12.0;   /* variance of 1, 2, ..., N */
+    ck_assert_double_eq_tol(scaling_sample_variance(x, N), expected, 1e-9 * expected);
+    ck_assert_double_eq_tol(scaling_sample_variance(shifted, N), expected, 1e-9 * expected);
+    ck_assert_double_eq(scaling_sample_variance(constant, N), 0.0);
+    const double pair[2] = { -1.0, 1.0 };
+    ck_assert_double_eq(scaling_sample_variance(pair, 2), 2.0);
+}
+END_TEST
+
+START_TEST(dot_variance_is_d_within_four_standard_errors)
+{
+    const int dims[] = { 1, 3, 16, 100 }, samples = 20000;
+    for (int t = 0; t < 4; t++) {
+        Rng rng;
+        rng_seed(&rng, 11, (uint64_t)t);
+        const double v = scaling_dot_variance(dims[t], samples, &rng);
+        const double error = scaling_dot_variance_error(dims[t], samples);
+        ck_assert_double_le(fabs(v - dims[t]), 4.0 * error);
+    }
+}
+END_TEST
+
+/* The closed form sqrt((2 d^2 + 6 d) / N) must match the spread of repeated estimates. */
+START_TEST(standard_error_matches_the_spread_of_estimates)
+{
+    enum { REPEATS = 400, SAMPLES = 200, D = 4 };
+    static double estimates[REPEATS];
+    Rng rng;
+    rng_seed(&rng, 12, 0);
+    for (int r = 0; r < REPEATS; r++)
+        estimates[r] = scaling_dot_variance(D, SAMPLES, &rng);
+    const double spread = sqrt(scaling_sample_variance(estimates, REPEATS));
+    const double predicted = scaling_dot_variance_error(D, SAMPLES);
+    ck_assert_double_eq_tol(predicted, sqrt((2.0 * D * D + 6.0 * D) / SAMPLES), 1e-12);
+    ck_assert_double_le(fabs(spread / predicted - 1.0), 0.15);
+}
+END_TEST
+
+static void softmax_double(const double *s, double *p, int n)
+{
+    double max = -INFINITY, total = 0.0;
+    for (int j = 0; j < n; j++)
+        max = fmax(max, s[j]);
+    for (int j = 0; j < n; j++)
+        total += p[j] = exp(s[j] - max);
+    for (int j = 0; j < n; j++)
+        p[j] /= total;
+}
+
+/* L(s) = sum_j g_j softmax(s)_j, differentiated by central differences in double. */
+START_TEST(backward_matches_finite_differences)
+{
+    Rng rng;
+    rng_seed(&rng, 13, 0);
+    for (int n = 1; n <= 9; n++) {
+        double s[9], p[9], g[9];
+        float weights[9], upstream[9], gradient[9];
+        for (int j = 0; j < n; j++) {
+            s[j] = 2.0 * rng_normal(&rng);
+            g[j] = rng_normal(&rng);
+            weights[j] = (float)s[j];
+            upstream[j] = (float)g[j];
+        }
+        softmax_row(weights, n);
+        scaling_softmax_backward(weights, upstream, n, gradient);
+        for (int k = 0; k < n; k++) {
+            const double h = 1e-4, saved = s[k];
+            double plus = 0.0, minus = 0.0;
+            s[k] = saved + h;
+            softmax_double(s, p, n);
+            for (int j = 0; j < n; j++)
+                plus += (double)upstream[j] * p[j];
+            s[k] = saved - h;
+            softmax_double(s, p, n);
+            for (int j = 0; j < n; j++)
+                minus += (double)upstream[j] * p[j];
+            s[k] = saved;
+            ck_assert_double_le(fabs(gradient[k] - (plus - minus) / (2 * h)), 1e-5);
+        }
+    }
+}
+END_TEST
+
+START_TEST(a_one_hot_row_passes_back_exactly_zero)
+{
+    const float p[4] = { 0.0f, 0.0f, 1.0f, 0.0f }, g[4] = { 0.3f, -1.7f, 2.5f, 0.9f };
+    float gradient[4] = { 9, 9, 9, 9 };
+    scaling_softmax_backward(p, g, 4, gradient);
+    for (int j = 0; j < 4; j++)
+        ck_assert(gradient[j] == 0.0f);
+}
+END_TEST
+
+START_TEST(a_uniform_row_passes_back_the_centred_gradient)
+{
+    const float g[5] = { 1.0f, -2.0f, 0.5f, 3.0f, -0.25f };
+    const float p[5] = { 0.2f, 0.2f, 0.2f, 0.2f, 0.2f };
+    float gradient[5];
+    scaling_softmax_backward(p, g, 5, gradient);
+    const double mean = (1.0 - 2.0 + 0.5 + 3.0 - 0.25) / 5.0;
+    for (int j = 0; j < 5; j++)
+        ck_assert_double_eq_tol(gradient[j], (g[j] - mean) / 5.0, 1e-7);
+}
+END_TEST
+
+START_TEST(saturation_statistics_reach_their_limits)
+{
+    const double factors[3] = { 0.0, 1.0, 1e4 };
+    ScalingStats stats[3];
+    Rng rng;
+    rng_seed(&rng, 14, 0);
+    scaling_saturation(16, 8, 500, factors, 3, &rng, stats);
+    /* factor 0: every score is 0 and every row is uniform */
+    ck_assert_double_eq_tol(stats[0].top_weight, 0.125, 1e-7);
+    ck_assert_double_eq_tol(stats[0].entropy, log(8.0), 1e-6);
+    ck_assert_double_ge(stats[0].gradient_median, 0.1);
+    /* a huge factor: one-hot rows, whose gradient is exactly 0 */
+    ck_assert_double_ge(stats[2].top_weight, 0.998);
+    ck_assert_double_le(stats[2].entropy, 0.01);
+    ck_assert_double_eq(stats[2].gradient_median, 0.0);
+    /* the same rows in between */
+    ck_assert(stats[0].entropy > stats[1].entropy && stats[1].entropy > stats[2].entropy);
+    ck_assert(stats[0].gradient_median > stats[1].gradient_median);
+    ck_assert(stats[1].gradient_median > stats[2].gradient_median);
+    ck_assert(stats[1].gradient_median <= stats[1].gradient * 1.5);
+}
+END_TEST
+
+/* The chapter's claim: without the scale rows saturate as d grows; with 1/sqrt(d) they do not. */
+START_TEST(only_unscaled_rows_saturate_as_d_grows)
+{
+    ScalingStats small[2], large[2];
+    const double small_factors[2] = { 1.0, 1.0 / 2.0 }, large_factors[2] = { 1.0, 1.0 / 16.0 };
+    Rng rng;
+    rng_seed(&rng, 15, 0);
+    scaling_saturation(4, 8, 2000, small_factors, 2, &rng, small);
+    scaling_saturation(256, 8, 2000, large_factors, 2, &rng, large);
+    ck_assert_double_ge(large[0].top_weight, 0.9);
+    ck_assert_double_ge(large[0].top_weight, small[0].top_weight + 0.3);
+    ck_assert_double_le(fabs(large[1].top_weight - small[1].top_weight), 0.05);
+    ck_assert_double_le(fabs(large[1].entropy - small[1].entropy), 0.1);
+    ck_assert_double_le(large[0].gradient_median, 0.01 * large[1].gradient_median);
+}
+END_TEST
+
+Suite *scaling_suite(void)
+{
+    Suite *suite = suite_create("scaling");
+    TCase *variance = tcase_create("variance of q.k");
+    tcase_add_test(variance, sample_variance_matches_closed_forms);
+    tcase_add_test(variance, dot_variance_is_d_within_four_standard_errors);
+    tcase_add_test(variance, standard_error_matches_the_spread_of_estimates);
+    suite_add_tcase(suite, variance);
+    TCase *backward = tcase_create("softmax backward");
+    tcase_add_test(backward, backward_matches_finite_differences);
+    tcase_add_test(backward, a_one_hot_row_passes_back_exactly_zero);
+    tcase_add_test(backward, a_uniform_row_passes_back_the_centred_gradient);
+    suite_add_tcase(suite, backward);
+    TCase *saturation = tcase_create("saturation");
+    tcase_add_test(saturation, saturation_statistics_reach_their_limits);
+    tcase_add_test(saturation, only_unscaled_rows_saturate_as_d_grows);
+    suite_add_tcase(suite, saturation);
+    return suite;
+}
