@@ -5,10 +5,10 @@ set xlabel 'step $h$'
 set ylabel 'largest relative difference'
 set logscale xy
 set xrange [1e-10:0.1]
-set yrange [1e-11:3]
+set yrange [1e-14:3]
 set format x '$10^{%L}$'
 set format y '$10^{%L}$'
-set key bottom left
+set key bottom left Left reverse width 3 height 1 spacing 1.2
 plot data('backprop-epsilon-toy') using 1:2 with linespoints ls 1 title 'toy model, double', \
      data('backprop-epsilon') using 1:2 with linespoints ls 3 title 'multi-head layer, double', \
      data('backprop-epsilon') using 1:3 with linespoints ls 2 title 'multi-head layer, float'
