@@ -11,7 +11,7 @@ set tmargin at screen 0.97
 set bmargin at screen 0.16
 set lmargin at screen 0.08
 set rmargin at screen 0.48
-set key at graph 0.98, graph 0.74 right top spacing 1.2 width 3
+set key at graph 0.98, graph 0.68 right top spacing 1.1 width 3
 set ylabel 'mean top weight'
 set yrange [0:1.05]
 plot data('scaling-saturation') using 1:2 with linespoints ls 2 title 'no scale', \

@@ -1,6 +1,7 @@
 /* Tests of the scaling module (chapter 4): the variance estimator and the sampled variance of
- * q.k against closed forms, the softmax backward pass against finite differences, and the
- * saturation statistics at their limits and as d grows. */
+ * q.k against closed forms, the softmax backward pass against finite differences and the mean
+ * of its squared norm against the Jacobian's Frobenius norm, and the saturation statistics at
+ * their limits, on shared rows, and as d grows. */
 #include <check.h>
 #include <math.h>
 #include "rng.h"
@@ -121,6 +122,39 @@ START_TEST(a_uniform_row_passes_back_the_centred_gradient)
 }
 END_TEST
 
+/* The chapter's claim: for g with independent standard normal entries the mean of |J g|^2 is
+ * the squared Frobenius norm of the softmax's Jacobian, sum p^2 - 2 sum p^3 + (sum p^2)^2,
+ * which is (T - 1) / T^2 for a uniform row. */
+START_TEST(mean_squared_gradient_is_the_jacobians_frobenius_norm)
+{
+    enum { N = 8, DRAWS = 20000 };
+    Rng rng;
+    rng_seed(&rng, 16, 0);
+    for (int trial = 0; trial < 3; trial++) {
+        float p[N], g[N], gradient[N];
+        for (int j = 0; j < N; j++)
+            p[j] = trial == 0 ? 0.0f : (float)(trial * rng_normal(&rng));
+        softmax_row(p, N);
+        double p2 = 0.0, p3 = 0.0;
+        for (int j = 0; j < N; j++)
+            p2 += (double)p[j] * p[j], p3 += (double)p[j] * p[j] * p[j];
+        const double frobenius = p2 - 2.0 * p3 + p2 * p2;
+        if (trial == 0)
+            ck_assert_double_eq_tol(frobenius, (N - 1.0) / (N * N), 1e-7);
+        double mean = 0.0;
+        for (int draw = 0; draw < DRAWS; draw++) {
+            for (int j = 0; j < N; j++)
+                g[j] = (float)rng_normal(&rng);
+            scaling_softmax_backward(p, g, N, gradient);
+            for (int j = 0; j < N; j++)
+                mean += (double)gradient[j] * gradient[j] / DRAWS;
+        }
+        /* |Jg|^2 has relative spread at most sqrt(2), so the mean is within 5 per cent */
+        ck_assert_double_le(fabs(mean / frobenius - 1.0), 0.05);
+    }
+}
+END_TEST
+
 START_TEST(saturation_statistics_reach_their_limits)
 {
     const double factors[3] = { 0.0, 1.0, 1e4 };
@@ -141,6 +175,28 @@ START_TEST(saturation_statistics_reach_their_limits)
     ck_assert(stats[0].gradient_median > stats[1].gradient_median);
     ck_assert(stats[1].gradient_median > stats[2].gradient_median);
     ck_assert(stats[1].gradient_median <= stats[1].gradient * 1.5);
+}
+END_TEST
+
+/* All factors of one call see the same rows, and the rows do not depend on how many factors
+ * there are: equal factors give equal statistics, in one call or in two. */
+START_TEST(every_factor_sees_the_same_rows)
+{
+    const double factors[3] = { 0.5, 2.0, 0.5 };
+    ScalingStats three[3], one[1];
+    Rng rng;
+    rng_seed(&rng, 17, 0);
+    scaling_saturation(8, 6, 300, factors, 3, &rng, three);
+    rng_seed(&rng, 17, 0);
+    scaling_saturation(8, 6, 300, factors, 1, &rng, one);
+    const ScalingStats *same[2] = { &three[2], &one[0] };
+    for (int k = 0; k < 2; k++) {
+        ck_assert(same[k]->top_weight == three[0].top_weight);
+        ck_assert(same[k]->entropy == three[0].entropy);
+        ck_assert(same[k]->gradient == three[0].gradient);
+        ck_assert(same[k]->gradient_median == three[0].gradient_median);
+    }
+    ck_assert(three[1].top_weight > three[0].top_weight);
 }
 END_TEST
 
@@ -173,9 +229,11 @@ Suite *scaling_suite(void)
     tcase_add_test(backward, backward_matches_finite_differences);
     tcase_add_test(backward, a_one_hot_row_passes_back_exactly_zero);
     tcase_add_test(backward, a_uniform_row_passes_back_the_centred_gradient);
+    tcase_add_test(backward, mean_squared_gradient_is_the_jacobians_frobenius_norm);
     suite_add_tcase(suite, backward);
     TCase *saturation = tcase_create("saturation");
     tcase_add_test(saturation, saturation_statistics_reach_their_limits);
+    tcase_add_test(saturation, every_factor_sees_the_same_rows);
     tcase_add_test(saturation, only_unscaled_rows_saturate_as_d_grows);
     suite_add_tcase(suite, saturation);
     return suite;
