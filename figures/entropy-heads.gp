@@ -9,16 +9,17 @@ ceiling = STATS_max_y
 set multiplot
 set style fill solid 0.8 noborder
 set boxwidth 0.38
-set yrange [0:2.9]
+set yrange [0:3.3]
 set ylabel 'mean entropy (nats)'
 set xlabel 'head'
 set xtics 1 scale 0
-set tmargin at screen 0.97
+set tmargin at screen 0.91
 set bmargin at screen 0.16
 set lmargin at screen 0.08
 set rmargin at screen 0.37
 unset key
 set xrange [-0.6:3.6]
+set title 'tiny' offset 0,-0.4
 plot data('entropy-heads') index 0 using ($1 - 0.2):2 with boxes ls 1, \
      '' index 0 using ($1 + 0.2):3 with boxes ls 2, \
      ln_t with lines ls 6 lw 2, ceiling with lines lc rgb "#6a4c93" lw 1.5 dt 4
@@ -26,6 +27,7 @@ set lmargin at screen 0.45
 set rmargin at screen 0.99
 unset ylabel
 set xrange [-0.6:7.6]
+set title 'full' offset 0,-0.4
 set key top right spacing 1.2 width 3
 plot data('entropy-heads') index 1 using ($1 - 0.2):2 with boxes ls 1 title 'scaled', \
      '' index 1 using ($1 + 0.2):3 with boxes ls 2 title 'no scale', \
