@@ -210,6 +210,10 @@ START_TEST(fewer_kv_heads_shrink_only_wk_wv_and_the_cache)
         ck_assert_int_eq(params_kv_cache(&m, 2048, 2) * (heads / groups[g]),
                          params_kv_cache(&full, 2048, 2));
         ck_assert_int_eq(params_flops(&m, 777).scores, params_flops(&full, 777).scores);
+        /* The whole count loses, in every layer, the weights and biases of W_K and W_V
+         * beyond the kv columns. */
+        ck_assert_int_eq(params_count(&full).total - params_count(&m).total,
+                         96LL * (2 * d * ((int64_t)d - kv) + 2 * ((int64_t)d - kv)));
     }
 }
 END_TEST
