@@ -12,4 +12,4 @@ positive(x) = x > 0 ? x : NaN
 plot data('backprop-learned') using (positive($1)):2 with linespoints ls 1 title 'learned attention', \
      data('backprop-uniform') using (positive($1)):2 with linespoints ls 2 title 'uniform attention', \
      data('backprop-learned') using (positive($1)):4 with lines ls 6 title 'best without attention', \
-     data('backprop-learned') using (positive($1)):3 with lines lc rgb "#999999" lw 1.2 dt 3 title 'chance'
+     data('backprop-learned') using (positive($1)):3 with lines lc rgb "#666666" lw 1.5 dt 3 title 'chance'

@@ -2,7 +2,7 @@
 # differences, against the step h: the toy model in double, and the multi-head layer of
 # chapter 5 with its finite differences taken in double and in float.
 set xlabel 'step $h$'
-set ylabel 'largest relative difference'
+set ylabel 'largest relative difference' offset -1,0
 set logscale xy
 set xrange [1e-10:0.1]
 set yrange [1e-14:3]

@@ -1,8 +1,10 @@
 /* Tests of the params module (chapter 8): every count against its closed form, GPT-2's
  * published totals, grouped-query attention with H_kv = H against multi-head attention, the
- * floats that chapter 5's MultiHead really allocates, the key/value cache, the FLOPs and their
- * crossover, the checks on a description, and the formatters. */
+ * floats that chapter 5's MultiHead really allocates, the text's claims about GPT-3's rounded
+ * totals and the GPT-2 paper's vocabulary, the key/value cache, the FLOPs and their crossover,
+ * the checks on a description, and the formatters. */
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include "multihead.h"
@@ -96,6 +98,69 @@ START_TEST(the_published_list_agrees_with_its_own_totals)
 }
 END_TEST
 
+static const PublishedModel *published(const char *name)
+{
+    for (int k = 0; k < params_published_count; k++)
+        if (strcmp(params_published[k].shape.name, name) == 0)
+            return &params_published[k];
+    ck_abort_msg("no published model named %s", name);
+    return NULL;
+}
+
+/* Does the count of a shape round to a printed figure at the digits printed? */
+static bool rounds_to(const ModelShape *m, int64_t printed, int digits)
+{
+    return params_round(params_count(m).total, digits) == printed;
+}
+
+START_TEST(the_text_says_which_gpt3_rows_round_to_their_figures)
+{
+    /* "The small, large, 2.7B and 6.7B models round to their figures"; the others do not. */
+    const char *round[] = { "GPT-3 Small", "GPT-3 Large", "GPT-3 2.7B", "GPT-3 6.7B" };
+    const char *off[] = { "GPT-3 Medium", "GPT-3 XL", "GPT-3 13B", "GPT-3 175B" };
+    for (int k = 0; k < 4; k++) {
+        const PublishedModel *yes = published(round[k]), *no = published(off[k]);
+        ck_assert_msg(rounds_to(&yes->shape, yes->published, yes->digits), "%s", round[k]);
+        ck_assert_msg(!rounds_to(&no->shape, no->published, no->digits), "%s", off[k]);
+    }
+    /* 175B: 175 billion to three digits, not the 175.0B printed with four. */
+    const ModelShape *largest = &published("GPT-3 175B")->shape;
+    ck_assert(rounds_to(largest, INT64_C(175000000000), 3));
+    /* GPT-3 XL with attention as wide as the model rounds to 1.3B; 13B with d = 5120
+     * does not round to 13.0B, nor does it as printed. */
+    ModelShape xl = published("GPT-3 XL")->shape, big = published("GPT-3 13B")->shape;
+    xl.heads = xl.kv_heads = 16;
+    ck_assert(rounds_to(&xl, INT64_C(1300000000), 2));
+    big.d_model = 5120;
+    big.d_ff = 4 * 5120;
+    ck_assert(!rounds_to(&big, INT64_C(13000000000), 3));
+}
+END_TEST
+
+/* Do all four GPT-2 counts, with this vocabulary, round to the figures of the GPT-2 paper? */
+static bool fits_the_paper(int vocab)
+{
+    const char *names[4] = { "GPT-2 small", "GPT-2 medium", "GPT-2 large", "GPT-2 XL" };
+    const int64_t paper[4] = { 117000000, 345000000, 762000000, 1542000000 };
+    const int digits[4] = { 3, 3, 3, 4 };
+    for (int k = 0; k < 4; k++) {
+        ModelShape m = published(names[k])->shape;
+        m.vocab = vocab;
+        if (!rounds_to(&m, paper[k], digits[k]))
+            return false;
+    }
+    return true;
+}
+
+START_TEST(gpt1_vocabulary_gives_the_gpt2_paper_totals)
+{
+    ck_assert(fits_the_paper(40478));       /* GPT-1's released vocabulary */
+    ck_assert(fits_the_paper(40468) && fits_the_paper(40812));
+    ck_assert(!fits_the_paper(40467) && !fits_the_paper(40813));
+    ck_assert(!fits_the_paper(50257));      /* GPT-2's own does not */
+}
+END_TEST
+
 START_TEST(whole_counts_equal_the_closed_form_on_random_shapes)
 {
     Rng rng;
@@ -145,6 +210,10 @@ START_TEST(fewer_kv_heads_shrink_only_wk_wv_and_the_cache)
         ck_assert_int_eq(params_kv_cache(&m, 2048, 2) * (heads / groups[g]),
                          params_kv_cache(&full, 2048, 2));
         ck_assert_int_eq(params_flops(&m, 777).scores, params_flops(&full, 777).scores);
+        /* The whole count loses, in every layer, the weights and biases of W_K and W_V
+         * beyond the kv columns. */
+        ck_assert_int_eq(params_count(&full).total - params_count(&m).total,
+                         96LL * (2 * d * ((int64_t)d - kv) + 2 * ((int64_t)d - kv)));
     }
 }
 END_TEST
@@ -295,10 +364,16 @@ START_TEST(formatters_group_digits_and_pick_units)
     ck_assert_str_eq(params_short(28348416, text, 32), "28.3M");
     ck_assert_str_eq(params_short(1517123584, text, 32), "1.52B");
     ck_assert_str_eq(params_short(512, text, 32), "512");
+    /* A unit changes where three digits would round up to a fourth. */
+    ck_assert_str_eq(params_short(999, text, 32), "999");
+    ck_assert_str_eq(params_short(999499, text, 32), "999k");
+    ck_assert_str_eq(params_short(999600, text, 32), "1.00M");
+    ck_assert_str_eq(params_short(INT64_C(999700000), text, 32), "1.00B");
     ck_assert_str_eq(params_bytes(36864, text, 32), "36.0 KiB");
     ck_assert_str_eq(params_bytes(4718592, text, 32), "4.50 MiB");
     ck_assert_str_eq(params_bytes(9663676416.0, text, 32), "9.00 GiB");
     ck_assert_str_eq(params_bytes(100, text, 32), "100 bytes");
+    ck_assert_str_eq(params_bytes(1023.9 * 1024, text, 32), "1.00 MiB");
 }
 END_TEST
 
@@ -311,6 +386,8 @@ Suite *params_suite(void)
     tcase_add_test(counts, mlp_is_two_matrices_and_biases);
     tcase_add_test(counts, gpt2_totals_are_reproduced_exactly);
     tcase_add_test(counts, the_published_list_agrees_with_its_own_totals);
+    tcase_add_test(counts, the_text_says_which_gpt3_rows_round_to_their_figures);
+    tcase_add_test(counts, gpt1_vocabulary_gives_the_gpt2_paper_totals);
     tcase_add_test(counts, whole_counts_equal_the_closed_form_on_random_shapes);
     tcase_add_test(counts, grouped_query_with_as_many_kv_heads_as_heads_is_multi_head);
     tcase_add_test(counts, fewer_kv_heads_shrink_only_wk_wv_and_the_cache);

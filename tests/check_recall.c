@@ -37,6 +37,32 @@ START_TEST(draws_distinct_keys_and_values_in_range)
 }
 END_TEST
 
+/* "Each of the 8 x 7 x 6 ordered choices is equally likely": every ordered triple of keys
+ * appears, each about as often as the others (within five standard errors). */
+START_TEST(every_ordered_choice_of_keys_is_equally_likely)
+{
+    enum { CHOICES = K * K * K, N = 336 * 300 };
+    static int seen[CHOICES];
+    memset(seen, 0, sizeof seen);
+    Rng rng;
+    rng_seed(&rng, 11, 2);
+    for (int b = 0; b < N; b++) {
+        RecallSequence s;
+        recall_draw(&rng, &s);
+        seen[(s.key[0] * K + s.key[1]) * K + s.key[2]]++;
+    }
+    const double p = 1.0 / (K * (K - 1) * (K - 2)), expected = p * N;
+    int used = 0;
+    for (int c = 0; c < CHOICES; c++) {
+        if (seen[c] == 0)
+            continue;
+        used++;
+        ck_assert_double_le(fabs(seen[c] - expected), 5 * sqrt(N * p * (1 - p)));
+    }
+    ck_assert_int_eq(used, K * (K - 1) * (K - 2));
+}
+END_TEST
+
 START_TEST(bag_bound_matches_the_closed_form)
 {
     /* 8 values, 3 pairs: a third when all differ, two thirds when two agree, 1 when all do. */
@@ -270,6 +296,7 @@ Suite *recall_suite(void)
     Suite *suite = suite_create("recall");
     TCase *task = tcase_create("the task and the bound");
     tcase_add_test(task, draws_distinct_keys_and_values_in_range);
+    tcase_add_test(task, every_ordered_choice_of_keys_is_equally_likely);
     tcase_add_test(task, bag_bound_matches_the_closed_form);
     suite_add_tcase(suite, task);
     TCase *model = tcase_create("the model and its gradient");
