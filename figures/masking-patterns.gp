@@ -31,18 +31,18 @@ plot data('masking-patterns-unmasked') matrix rowheaders columnheaders using 1:2
         with labels tc rgb 'black'
 # The rows are the same tokens as on the left: no second set of row labels.
 set lmargin at screen 0.505
-set rmargin at screen 0.90
+set rmargin at screen 0.895
 set title 'with the causal mask'
 unset ylabel
-set ytics format ''
+unset ytics
 plot data('masking-patterns-masked') matrix rowheaders columnheaders using 1:2:3 with image, \
      '' matrix rowheaders columnheaders using 1:2:($3 < 0.5 ? cell($3) : '') \
         with labels tc rgb 'white', \
      '' matrix rowheaders columnheaders using 1:2:($3 >= 0.5 ? cell($3) : '') \
         with labels tc rgb 'black'
 # The colour bar.
-set lmargin at screen 0.92
-set rmargin at screen 0.94
+set lmargin at screen 0.915
+set rmargin at screen 0.935
 unset title
 unset xtics
 unset xlabel
