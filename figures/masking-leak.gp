@@ -9,7 +9,7 @@ set xrange [-0.5:positions_max + 0.5]
 set xtics 1
 set yrange [0:*]
 set offsets 0, 0, graph 0.45, 0
-set key top left Left reverse width 2
+set key top left Left reverse width 2 spacing 1.3
 set arrow from changed_min, graph 0 to changed_min, graph 1 nohead ls 6
 set label 'input changed here' at changed_min, graph 0.95 left offset 0.5, 0
 plot data('masking-leak') using 1:3 with linespoints ls 2 title 'without the mask', \

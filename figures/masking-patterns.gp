@@ -20,8 +20,8 @@ set xlabel 'key $j$'
 short(w) = w == 1 ? '1' : w >= 0.995 ? sprintf('%.2f', w) : sprintf('%.2f', w)[2:]
 cell(w) = '\\scriptsize ' . (w == 0 ? '0' : short(w))
 set multiplot
-set lmargin at screen 0.08
-set rmargin at screen 0.45
+set lmargin at screen 0.09
+set rmargin at screen 0.485
 set title 'without the mask'
 set ylabel 'query $i$' offset -1,0
 plot data('masking-patterns-unmasked') matrix rowheaders columnheaders using 1:2:3 with image, \
@@ -29,10 +29,12 @@ plot data('masking-patterns-unmasked') matrix rowheaders columnheaders using 1:2
         with labels tc rgb 'white', \
      '' matrix rowheaders columnheaders using 1:2:($3 >= 0.5 ? cell($3) : '') \
         with labels tc rgb 'black'
-set lmargin at screen 0.51
-set rmargin at screen 0.89
+# The rows are the same tokens as on the left: no second set of row labels.
+set lmargin at screen 0.505
+set rmargin at screen 0.895
 set title 'with the causal mask'
 unset ylabel
+unset ytics
 plot data('masking-patterns-masked') matrix rowheaders columnheaders using 1:2:3 with image, \
      '' matrix rowheaders columnheaders using 1:2:($3 < 0.5 ? cell($3) : '') \
         with labels tc rgb 'white', \

@@ -148,8 +148,6 @@ START_TEST(scaled_scores_are_dot_products_over_root_dk)
 }
 END_TEST
 
-/* Rows sum to 1, and each output coordinate, a weighted average of the values, lies between
- * the smallest and the largest value of that coordinate. */
 /* The reason for the scale: with unit-variance inputs and weights of standard deviation
  * 1/sqrt(d_model), scaled scores have a spread near 1 whatever d_k, unscaled ones sqrt(d_k). */
 START_TEST(scaled_scores_spread_about_one_for_every_width)
@@ -183,6 +181,8 @@ START_TEST(scaled_scores_spread_about_one_for_every_width)
 }
 END_TEST
 
+/* Rows sum to 1, and each output coordinate, a weighted average of the values, lies between
+ * the smallest and the largest value of that coordinate. */
 START_TEST(every_row_of_the_pattern_is_positive_and_sums_to_one)
 {
     Rng rng;

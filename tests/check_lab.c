@@ -1,7 +1,9 @@
 /* Tests of the lab module (chapter 1): option parsing and its errors, exit status 2 on bad
  * input, atomic files, and the numbers file with its macro names. */
 #include <check.h>
+#include <fcntl.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +186,74 @@ START_TEST(a_bad_result_key_stops_the_program)
 }
 END_TEST
 
+START_TEST(a_repeated_result_key_stops_the_program)
+{
+    Lab lab = { .slug = "test" };
+    lab_result(&lab, "speed", "%d", 1);
+    lab_result(&lab, "speed", "%d", 2);
+}
+END_TEST
+
+/* The results array starts with room for 16 and doubles: 40 results cross two doublings, and
+ * every one must reach the numbers file in order. */
+START_TEST(many_results_all_reach_the_numbers_file)
+{
+    make_folder();
+    char *argv[] = { "p", "--out", folder };
+    Lab lab;
+    lab_start(&lab, "many", "a test", 3, argv, NULL);
+    for (int r = 0; r < 40; r++) {
+        char key[8] = { 'k', (char)('a' + r / 26), (char)('a' + r % 26), '\0' };
+        lab_result(&lab, key, "%d", r);
+    }
+    /* lab_finish prints the 40 report lines: send them to /dev/null, then restore stdout */
+    fflush(stdout);
+    const int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
+    ck_assert(saved >= 0 && null >= 0 && dup2(null, STDOUT_FILENO) >= 0);
+    const int status = lab_finish(&lab);
+    fflush(stdout);
+    ck_assert(dup2(saved, STDOUT_FILENO) >= 0);
+    close(saved);
+    close(null);
+    ck_assert_int_eq(status, 0);
+    char path[128], text[4096];
+    snprintf(path, sizeof path, "%s/numbers/many.tex", folder);
+    read_file(path, text, sizeof text);
+    const char *at = text;
+    for (int r = 0; r < 40; r++) {
+        char line[64];
+        snprintf(line, sizeof line, "\\newcommand{\\manyK%c%c}{%d}\n",
+                 (char)('a' + r / 26), (char)('a' + r % 26), r);
+        at = strstr(at, line);
+        ck_assert_msg(at != NULL, "result %d is missing or out of order", r);
+    }
+    remove_folder();
+}
+END_TEST
+
+START_TEST(an_impossible_allocation_exits_with_two)
+{
+    ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));   /* its one line */
+    lab_alloc(SIZE_MAX / 2, 4);
+}
+END_TEST
+
+START_TEST(an_unsolved_exercise_exits_with_three)
+{
+    ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));   /* its one line */
+    exercise_unsolved("9.9", "book/99-test.nw", 1);
+}
+END_TEST
+
+START_TEST(help_exits_with_zero)
+{
+    Lab lab;
+    char *argv[] = { "p", "--n", "3", "--help" };
+    ck_assert_ptr_nonnull(freopen("/dev/null", "w", stdout));   /* the usage text */
+    lab_start(&lab, "test", "a test", 4, argv, options);
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
     Suite *suite = suite_create("lab");
@@ -196,6 +266,11 @@ Suite *lab_suite(void)
     tcase_add_test(core, a_file_appears_only_when_committed);
     tcase_add_test(core, a_program_that_fails_leaves_no_temporary_file);
     tcase_add_test_raise_signal(core, a_bad_result_key_stops_the_program, 6);
+    tcase_add_test_raise_signal(core, a_repeated_result_key_stops_the_program, 6);
+    tcase_add_test(core, many_results_all_reach_the_numbers_file);
+    tcase_add_exit_test(core, an_impossible_allocation_exits_with_two, 2);
+    tcase_add_exit_test(core, an_unsolved_exercise_exits_with_three, 3);
+    tcase_add_exit_test(core, help_exits_with_zero, 0);
     suite_add_tcase(suite, core);
     return suite;
 }
