@@ -185,9 +185,11 @@ generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk | generated/stamps/de
 	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
 	  $(NOWEB_LIB)/finduses | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $@
 
-generated/tex/numbers.tex: $(NUMBERS)
+# The preface's example compiler error quotes the line where rng_seed sets the increment.
+generated/tex/numbers.tex: $(NUMBERS) book/01-foundations.nw
 	$(Q)mkdir -p $(@D)
-	$(Q)cat $^ /dev/null > $@
+	$(Q)cat $(NUMBERS) /dev/null > $@
+	$(Q)echo "\\newcommand{\\prefaceErrorLine}{$$(grep -n 'rng->increment = (stream' book/01-foundations.nw | cut -d: -f1)}" >> $@
 
 generated/tex/bibliography.tex: $(BIBS)
 	$(Q)mkdir -p $(@D)
