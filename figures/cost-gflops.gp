@@ -8,7 +8,7 @@ set xrange [200:10000]
 set xtics (256, 512, 1024, 2048, 4096, 8192)
 set xlabel 'tokens $n$'
 set ylabel 'useful GFLOP/s'
-set key outside right top Left reverse spacing 1.15 samplen 2.5
+set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
 set style line 7 lc rgb "#0b3c5d" lw 2 pt 4 ps 0.5
 set style line 8 lc rgb "#a0522d" lw 2 pt 6 ps 0.5
 f = data('cost-sweep')

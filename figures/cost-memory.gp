@@ -9,7 +9,7 @@ set xtics ("256" 256, "1024" 1024, "4096" 4096, "16384" 16384, "65536" 65536)
 set format y '$10^{%L}$'
 set xlabel 'tokens $n$'
 set ylabel 'MiB'
-set key outside right top Left reverse spacing 1.15 samplen 2.5
+set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
 f = data('cost-memory')
 plot f using 1:4 with lines ls 1 title '\texttt{naive}: the pattern', \
      f using 1:6 with lines ls 3 title '\texttt{tiled}: the panel', \
