@@ -1,0 +1,325 @@
+/* Tests of the cost module (chapter 7): every variant against a causal head computed in double
+ * precision and against the naive head, on sizes that are not multiples of the tiles; the
+ * online softmax update; the vectorised exponential; the FMA chains of the peak measurement;
+ * the FLOP count, the memory each variant reports, and the names of the variants. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cost.h"
+#include "lab.h"
+#include "rng.h"
+
+/* The causal head written the obvious way, in double precision. */
+static void reference_head(Matrix q, Matrix k, Matrix v, double *out)
+{
+    const int n = q.rows, d = q.cols;
+    double *s = lab_alloc((size_t)n, sizeof *s);
+    for (int i = 0; i < n; i++) {
+        double max = -INFINITY, total = 0.0;
+        for (int j = 0; j <= i; j++) {
+            double dot = 0.0;
+            for (int p = 0; p < d; p++)
+                dot += (double)AT(q, i, p) * AT(k, j, p);
+            s[j] = dot / sqrt((double)d);
+            max = fmax(max, s[j]);
+        }
+        for (int j = 0; j <= i; j++)
+            total += s[j] = exp(s[j] - max);
+        for (int c = 0; c < d; c++) {
+            double sum = 0.0;
+            for (int j = 0; j <= i; j++)
+                sum += s[j] * AT(v, j, c);
+            out[(size_t)i * d + c] = sum / total;
+        }
+    }
+    free(s);
+}
+
+static void random_matrices(int n, int d, uint64_t seed, Matrix *q, Matrix *k, Matrix *v)
+{
+    Rng rng;
+    rng_seed(&rng, seed, 3);
+    *q = matrix_new(n, d);
+    *k = matrix_new(n, d);
+    *v = matrix_new(n, d);
+    matrix_fill_normal(*q, &rng, 1.0f);
+    matrix_fill_normal(*k, &rng, 1.0f);
+    matrix_fill_normal(*v, &rng, 1.0f);
+}
+
+static void free_matrices(Matrix *q, Matrix *k, Matrix *v)
+{
+    matrix_free(q);
+    matrix_free(k);
+    matrix_free(v);
+}
+
+/* Runs every variant that supports d (the threaded ones on 1 and 3 threads) and compares it with
+ * the double-precision head and with the naive head. */
+static void check_every_variant(int n, int d, uint64_t seed)
+{
+    Matrix q, k, v;
+    random_matrices(n, d, seed, &q, &k, &v);
+    double *expected = lab_alloc((size_t)n * d, sizeof *expected);
+    reference_head(q, k, v, expected);
+    Matrix naive = matrix_new(n, d), out = matrix_new(n, d);
+    cost_attend(COST_NAIVE, q, k, v, naive, 1);
+    for (int variant = 0; variant < COST_VARIANTS; variant++) {
+        if (!cost_variant_supports((CostVariant)variant, d))
+            continue;
+        for (int threads = 1; threads <= 3; threads += 2) {
+            matrix_fill(out, NAN);
+            cost_attend((CostVariant)variant, q, k, v, out, threads);
+            for (size_t e = 0; e < (size_t)n * d; e++) {
+                ck_assert_msg(fabs(out.data[e] - expected[e]) <= 1e-5,
+                              "%s, n %d, d %d, %d threads: entry %zu is %g, expected %g",
+                              cost_variant_names[variant], n, d, threads, e, out.data[e],
+                              expected[e]);
+                ck_assert_msg(fabs(out.data[e] - naive.data[e]) <= 1e-5,
+                              "%s, n %d, d %d: entry %zu differs from the naive head",
+                              cost_variant_names[variant], n, d, e);
+            }
+        }
+    }
+    free(expected);
+    matrix_free(&naive);
+    matrix_free(&out);
+    free_matrices(&q, &k, &v);
+}
+
+START_TEST(every_variant_matches_the_reference_on_sizes_that_are_not_multiples_of_a_tile)
+{
+    const int sizes[] = { 1, 2, 7, 63, 64, 65, 129, 200 };
+    for (int s = 0; s < 8; s++)
+        check_every_variant(sizes[s], 32, 10 + (uint64_t)s);
+    check_every_variant(70, 96, 20);
+    check_every_variant(131, 128, 21);
+}
+END_TEST
+
+START_TEST(naive_and_causal_accept_any_width)
+{
+    check_every_variant(1, 1, 30);
+    check_every_variant(45, 5, 31);
+}
+END_TEST
+
+START_TEST(flash_gives_the_same_bits_on_any_number_of_threads)
+{
+    const int n = 300, d = 64;
+    Matrix q, k, v;
+    random_matrices(n, d, 40, &q, &k, &v);
+    Matrix one = matrix_new(n, d), many = matrix_new(n, d);
+    cost_attend(COST_VEXP, q, k, v, one, 1);
+    for (int threads = 1; threads <= 4; threads++) {
+        cost_attend(COST_FLASH, q, k, v, many, threads);
+        ck_assert(memcmp(one.data, many.data, (size_t)n * d * sizeof(float)) == 0);
+        cost_attend(COST_STATIC, q, k, v, many, threads);
+        ck_assert(memcmp(one.data, many.data, (size_t)n * d * sizeof(float)) == 0);
+    }
+    matrix_free(&one);
+    matrix_free(&many);
+    free_matrices(&q, &k, &v);
+}
+END_TEST
+
+START_TEST(flash_does_not_leak_the_future)
+{
+    const int n = 200, d = 32, changed = 150;
+    Matrix q, k, v;
+    random_matrices(n, d, 50, &q, &k, &v);
+    Matrix before = matrix_new(n, d), after = matrix_new(n, d);
+    cost_attend(COST_FLASH, q, k, v, before, 2);
+    for (int p = 0; p < d; p++) {
+        AT(k, changed, p) += 1.0f;
+        AT(v, changed, p) -= 2.0f;
+    }
+    cost_attend(COST_FLASH, q, k, v, after, 2);
+    for (int i = 0; i < n; i++) {
+        const bool same = memcmp(&AT(before, i, 0), &AT(after, i, 0), d * sizeof(float)) == 0;
+        ck_assert_msg(same == (i < changed), "row %d", i);
+    }
+    matrix_free(&before);
+    matrix_free(&after);
+    free_matrices(&q, &k, &v);
+}
+END_TEST
+
+/* Two blocks of scores through the online update must give the softmax of both together.  Block
+ * one has 40 keys, block two 64; query 5 sees nothing in block one, query 9 nothing in either. */
+static void fill_two_blocks(float *first, float *second)
+{
+    Rng rng;
+    rng_seed(&rng, 60, 1);
+    for (int e = 0; e < 40 * COST_BLOCK; e++)
+        first[e] = (float)(3.0 * rng_normal(&rng));
+    for (int e = 0; e < 64 * COST_BLOCK; e++)
+        second[e] = (float)(3.0 * rng_normal(&rng) + 2.0);
+    for (int j = 0; j < 40; j++)
+        first[j * COST_BLOCK + 5] = first[j * COST_BLOCK + 9] = -INFINITY;
+    for (int j = 0; j < 64; j++) {
+        second[j * COST_BLOCK + 9] = -INFINITY;
+        if (j % 3 == 0)
+            second[j * COST_BLOCK + 20] = -INFINITY;
+    }
+}
+
+static void check_two_blocks(bool fast_exp)
+{
+    static float first[40 * COST_BLOCK], second[64 * COST_BLOCK];
+    static float original_first[40 * COST_BLOCK], original_second[64 * COST_BLOCK];
+    float max[COST_BLOCK], sum[COST_BLOCK], rescale[COST_BLOCK], first_max[COST_BLOCK];
+    fill_two_blocks(first, second);
+    memcpy(original_first, first, sizeof first);
+    memcpy(original_second, second, sizeof second);
+    for (int i = 0; i < COST_BLOCK; i++) {
+        max[i] = -INFINITY;
+        sum[i] = 0.0f;
+    }
+    cost_online_softmax(first, 40, max, sum, rescale, fast_exp);
+    memcpy(first_max, max, sizeof max);
+    cost_online_softmax(second, 64, max, sum, rescale, fast_exp);
+    for (int i = 0; i < COST_BLOCK; i++) {
+        double first_m = -INFINITY, m, total = 0.0;
+        for (int j = 0; j < 40; j++)
+            first_m = fmax(first_m, original_first[j * COST_BLOCK + i]);
+        m = first_m;
+        for (int j = 0; j < 64; j++)
+            m = fmax(m, original_second[j * COST_BLOCK + i]);
+        ck_assert(first_max[i] == (float)first_m && max[i] == (float)m);
+        for (int j = 0; j < 40; j++) {
+            const double w = first_m == -INFINITY ? 0.0 : exp(original_first[j * COST_BLOCK + i]
+                                                              - first_m);
+            ck_assert_double_le(fabs(first[j * COST_BLOCK + i] - w), 1e-6 * w);
+            total += first_m == -INFINITY ? 0.0 : exp(original_first[j * COST_BLOCK + i] - m);
+        }
+        for (int j = 0; j < 64; j++) {
+            const double w = m == -INFINITY ? 0.0 : exp(original_second[j * COST_BLOCK + i] - m);
+            ck_assert_double_le(fabs(second[j * COST_BLOCK + i] - w), 1e-6 * w);
+            total += w;
+        }
+        const double alpha = first_m == -INFINITY ? 0.0 : exp(first_m - m);
+        ck_assert_double_le(fabs(rescale[i] - alpha), 1e-6 * alpha);
+        ck_assert_double_le(fabs(sum[i] - total), 2e-6 * total);
+        ck_assert(i != 9 || (max[i] == -INFINITY && sum[i] == 0.0f));
+    }
+}
+
+START_TEST(online_softmax_of_two_blocks_is_the_softmax_of_both)
+{
+    check_two_blocks(false);
+    check_two_blocks(true);
+}
+END_TEST
+
+START_TEST(vector_exp_is_accurate_on_the_range_a_softmax_uses)
+{
+    enum { N = 100003 };
+    static float x[N], y[N];
+    for (int e = 0; e < N; e++)
+        x[e] = (float)(-87.0 * e / (N - 1));
+    cost_exp(x, y, N);
+    for (int e = 0; e < N; e++) {
+        const double exact = exp((double)x[e]);
+        ck_assert_msg(fabs(y[e] - exact) <= 4e-7 * exact, "exp(%g) = %g", x[e], y[e]);
+    }
+    const float special[4] = { 0.0f, -INFINITY, -100.0f, -1.0f };
+    float result[4];
+    cost_exp(special, result, 4);
+    ck_assert(result[0] == 1.0f && result[1] == 0.0f && result[2] == 0.0f);
+    ck_assert_float_eq_tol(result[3], (float)exp(-1.0), 1e-7f);
+}
+END_TEST
+
+START_TEST(fma_chains_equal_their_closed_form)
+{
+    /* x <- x m + a from x0 = start + lane: after s steps x = m^s x0 + a (1 - m^s) / (1 - m). */
+    const int lanes = 128, steps = 30;
+    double expected = 0.0;
+    for (int l = 0; l < lanes; l++)
+        expected += pow(0.5, steps) * (3.0 + l) + (1.0 - pow(0.5, steps)) / 0.5;
+    ck_assert_double_eq_tol(cost_fma_chains(steps, 0.5f, 1.0f, 3.0f), expected, 1e-4);
+    /* With m = 1 every lane adds a exactly: x = x0 + s a. */
+    expected = 0.0;
+    for (int l = 0; l < lanes; l++)
+        expected += l + 100 * 0.25;
+    ck_assert_double_eq(cost_fma_chains(100, 1.0f, 0.25f, 0.0f), expected);
+}
+END_TEST
+
+START_TEST(the_flop_count_is_the_lower_triangle)
+{
+    const int sizes[][2] = { { 1, 1 }, { 1, 128 }, { 7, 3 }, { 100, 64 } };
+    for (int s = 0; s < 4; s++) {
+        double count = 0.0;
+        for (int i = 0; i < sizes[s][0]; i++)
+            for (int j = 0; j <= i; j++)
+                count += 2.0 * 2.0 * sizes[s][1];     /* q.k and the value row, d each */
+        ck_assert_double_eq(cost_causal_flops(sizes[s][0], sizes[s][1]), count);
+    }
+}
+END_TEST
+
+START_TEST(only_the_naive_memory_grows_as_n_squared)
+{
+    ck_assert_uint_eq(cost_extra_bytes(COST_NAIVE, 2000, 128, 1),
+                      4 * cost_extra_bytes(COST_NAIVE, 1000, 128, 1));
+    ck_assert_uint_eq(cost_extra_bytes(COST_NAIVE, 1000, 128, 1), 1000u * 1000u * sizeof(float));
+    ck_assert_uint_eq(cost_extra_bytes(COST_FLASH, 100, 128, 2),
+                      cost_extra_bytes(COST_FLASH, 100000, 128, 2));
+    ck_assert_uint_eq(cost_extra_bytes(COST_FLASH, 100, 128, 2),
+                      2 * cost_extra_bytes(COST_VEXP, 100, 128, 1));
+    ck_assert_uint_lt(cost_extra_bytes(COST_TILED, 65536, 128, 1),
+                      cost_extra_bytes(COST_NAIVE, 65536, 128, 1) / 500);
+}
+END_TEST
+
+START_TEST(variants_are_found_by_name_and_refuse_widths_they_cannot_tile)
+{
+    for (int v = 0; v < COST_VARIANTS; v++)
+        ck_assert_int_eq(cost_variant_find(cost_variant_names[v]), v);
+    ck_assert_int_eq(cost_variant_find("fast"), COST_VARIANTS);
+    ck_assert(cost_variant_supports(COST_NAIVE, 5) && cost_variant_supports(COST_CAUSAL, 1));
+    ck_assert(!cost_variant_supports(COST_FLASH, 48) && !cost_variant_supports(COST_TILED, 0));
+    ck_assert(cost_variant_supports(COST_FLASH, 32) && cost_variant_supports(COST_ONLINE, 128));
+}
+END_TEST
+
+START_TEST(the_bandwidth_sum_counts_every_element_once)
+{
+    const size_t counts[] = { 0, 1, 15, 16, 17, 1000, 4099 };
+    float *x = lab_alloc(4099, sizeof *x);
+    for (size_t e = 0; e < 4099; e++)
+        x[e] = (float)(e % 7);
+    for (int c = 0; c < 7; c++)
+        for (int threads = 1; threads <= 3; threads++) {
+            double expected = 0.0;
+            for (size_t e = 0; e < counts[c]; e++)
+                expected += x[e];
+            ck_assert_double_eq(cost_sum(x, counts[c], threads), expected);
+        }
+    free(x);
+}
+END_TEST
+
+Suite *cost_suite(void)
+{
+    Suite *suite = suite_create("cost");
+    TCase *variants = tcase_create("variants");
+    tcase_add_test(variants, every_variant_matches_the_reference_on_sizes_that_are_not_multiples_of_a_tile);
+    tcase_add_test(variants, naive_and_causal_accept_any_width);
+    tcase_add_test(variants, flash_gives_the_same_bits_on_any_number_of_threads);
+    tcase_add_test(variants, flash_does_not_leak_the_future);
+    suite_add_tcase(suite, variants);
+    TCase *parts = tcase_create("parts");
+    tcase_add_test(parts, online_softmax_of_two_blocks_is_the_softmax_of_both);
+    tcase_add_test(parts, vector_exp_is_accurate_on_the_range_a_softmax_uses);
+    tcase_add_test(parts, fma_chains_equal_their_closed_form);
+    tcase_add_test(parts, the_flop_count_is_the_lower_triangle);
+    tcase_add_test(parts, only_the_naive_memory_grows_as_n_squared);
+    tcase_add_test(parts, variants_are_found_by_name_and_refuse_widths_they_cannot_tile);
+    tcase_add_test(parts, the_bandwidth_sum_counts_every_element_once);
+    suite_add_tcase(suite, parts);
+    return suite;
+}
