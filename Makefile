@@ -180,7 +180,7 @@ figures: $(FIGURE_TEX)
 # This is `noweave -n -index -autodefs c` spelled out, with one filter added after autodefs:
 # tools/nolocals.awk drops the local variables that autodefs takes for global definitions.
 generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk | generated/stamps/deps
-	$(say) WEAVE book/*.nw
+	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
 	  $(NOWEB_LIB)/finduses | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $@
