@@ -7,7 +7,7 @@ set logscale x
 set xrange [1:3000]
 set yrange [0:105]
 set ytics 0, 20, 100
-set key at graph 0.98, graph 0.86 right top
+set key at graph 0.03, graph 0.95 left top
 positive(x) = x > 0 ? x : NaN
 plot data('backprop-learned') using (positive($1)):2 with linespoints ls 1 title 'learned attention', \
      data('backprop-uniform') using (positive($1)):2 with linespoints ls 2 title 'uniform attention', \
