@@ -1,6 +1,7 @@
 /* Tests of the lab module (chapter 1): option parsing and its errors, exit status 2 on bad
  * input, atomic files, and the numbers file with its macro names. */
 #include <check.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -254,11 +255,31 @@ START_TEST(help_exits_with_zero)
 }
 END_TEST
 
+START_TEST(a_power_law_is_fitted_exactly)
+{
+    /* y = 3 x^1.5 on the points 1, 2, 4, 8, 16: slope 1.5, intercept ln 3, to rounding */
+    double x[5], y[5], slope, intercept;
+    for (int k = 0; k < 5; k++) {
+        x[k] = (double)(1 << k);
+        y[k] = 3.0 * pow(x[k], 1.5);
+    }
+    lab_fit_power_law(x, y, 5, &slope, &intercept);
+    ck_assert_double_eq_tol(slope, 1.5, 1e-12);
+    ck_assert_double_eq_tol(intercept, log(3.0), 1e-12);
+    /* noise that alternates in sign around y = x^2 leaves the slope near 2 */
+    for (int k = 0; k < 5; k++)
+        y[k] = x[k] * x[k] * (k % 2 ? 1.1 : 1.0 / 1.1);
+    lab_fit_power_law(x, y, 5, &slope, &intercept);
+    ck_assert_double_eq_tol(slope, 2.0, 0.05);
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
     Suite *suite = suite_create("lab");
     TCase *core = tcase_create("options, files, numbers");
     tcase_add_test(core, good_options_are_stored);
+    tcase_add_test(core, a_power_law_is_fitted_exactly);
     tcase_add_test(core, bad_options_give_status_two_and_one_line);
     tcase_add_exit_test(core, start_exits_with_two_on_an_unknown_flag, 2);
     tcase_add_exit_test(core, start_exits_with_two_when_the_folder_cannot_be_written, 2);
