@@ -8,6 +8,7 @@
 #include "backprop.h"
 #include "mask.h"
 #include "multihead.h"
+#include "scaling.h"
 #include "softmax.h"
 
 START_TEST(softmax_backward_matches_the_full_jacobian)
@@ -54,6 +55,25 @@ START_TEST(softmax_backward_ignores_a_constant_added_to_the_gradient)
         total += d_s[j];
     }
     ck_assert_double_eq_tol(total, 0.0, 1e-14);  /* the weights always sum to one */
+}
+END_TEST
+
+START_TEST(softmax_backward_agrees_with_chapter_four)
+{
+    /* the same formula as scaling_softmax_backward, in double: equal to float rounding */
+    float row[7] = { 0.3f, -1.2f, 2.0f, 0.0f, -INFINITY, 1.1f, -0.4f };
+    float grad[7] = { 1.0f, -0.5f, 0.25f, 2.0f, 3.0f, -1.5f, 0.75f }, grad_s_float[7];
+    softmax_row(row, 7);
+    scaling_softmax_backward(row, grad, 7, grad_s_float);
+    double a[7], d_a[7], d_s[7];
+    for (int j = 0; j < 7; j++) {
+        a[j] = row[j];
+        d_a[j] = grad[j];
+    }
+    softmax_backward(a, d_a, d_s, 7);
+    for (int j = 0; j < 7; j++)
+        ck_assert_double_eq_tol(d_s[j], grad_s_float[j], 1e-6);
+    ck_assert(d_s[4] == 0.0);
 }
 END_TEST
 
@@ -274,6 +294,7 @@ Suite *backprop_suite(void)
     TCase *softmax = tcase_create("the softmax backward");
     tcase_add_test(softmax, softmax_backward_matches_the_full_jacobian);
     tcase_add_test(softmax, softmax_backward_ignores_a_constant_added_to_the_gradient);
+    tcase_add_test(softmax, softmax_backward_agrees_with_chapter_four);
     tcase_add_test(softmax, double_softmax_matches_chapter_one);
     suite_add_tcase(suite, softmax);
     TCase *matrices = tcase_create("double-precision matrices");
