@@ -9,13 +9,6 @@
 #include "attention.h"
 #include "softmax.h"
 
-static Matrix random_matrix(int rows, int cols, Rng *rng, float scale)
-{
-    Matrix m = matrix_new(rows, cols);
-    matrix_fill_normal(m, rng, scale);
-    return m;
-}
-
 /* S = Q K^T (divided by sqrt(d_k) when scaled), in double, one dot product at a time. */
 static void reference_scores(Matrix q, Matrix k, bool scale, double *s)
 {
@@ -112,7 +105,7 @@ START_TEST(unscaled_scores_are_the_dot_products_of_queries_and_keys)
 {
     Rng rng;
     rng_seed(&rng, 11, 1);
-    Matrix q = random_matrix(7, 5, &rng, 1.0f), k = random_matrix(11, 5, &rng, 1.0f),
+    Matrix q = matrix_new_normal(7, 5, &rng, 1.0f), k = matrix_new_normal(11, 5, &rng, 1.0f),
            s = matrix_new(7, 11);
     double reference[7 * 11];
     attention_scores(q, k, false, s);
@@ -133,7 +126,7 @@ START_TEST(scaled_scores_are_dot_products_over_root_dk)
     const int widths[] = { 1, 5, 24 };
     for (int t = 0; t < 3; t++) {
         const int dk = widths[t];
-        Matrix q = random_matrix(6, dk, &rng, 2.0f), k = random_matrix(9, dk, &rng, 2.0f),
+        Matrix q = matrix_new_normal(6, dk, &rng, 2.0f), k = matrix_new_normal(9, dk, &rng, 2.0f),
                s = matrix_new(6, 9);
         double reference[6 * 9];
         attention_scores(q, k, true, s);
@@ -159,7 +152,7 @@ START_TEST(scaled_scores_spread_about_one_for_every_width)
         const int dk = widths[t];
         double squares[2] = { 0.0, 0.0 };
         for (int draw = 0; draw < draws; draw++) {
-            Matrix x = random_matrix(T, d, &rng, 1.0f), q = matrix_new(T, dk),
+            Matrix x = matrix_new_normal(T, d, &rng, 1.0f), q = matrix_new(T, dk),
                    k = matrix_new(T, dk), s = matrix_new(T, T);
             HeadWeights w = head_weights_new(d, dk, &rng);
             matrix_multiply(x, w.query, q);
@@ -187,7 +180,7 @@ START_TEST(every_row_of_the_pattern_is_positive_and_sums_to_one)
 {
     Rng rng;
     rng_seed(&rng, 13, 1);
-    Matrix x = random_matrix(13, 10, &rng, 1.0f), weights = matrix_new(13, 13),
+    Matrix x = matrix_new_normal(13, 10, &rng, 1.0f), weights = matrix_new(13, 13),
            output = matrix_new(13, 6), v = matrix_new(13, 6);
     HeadWeights w = head_weights_new(10, 6, &rng);
     matrix_multiply(x, w.value, v);
@@ -233,10 +226,10 @@ START_TEST(the_head_matches_a_double_precision_reference)
     rng_seed(&rng, 14, 1);
     for (int s = 0; s < 3; s++) {
         const int T = shapes[s][0], d = shapes[s][1], dk = shapes[s][2], dv = shapes[s][3];
-        Matrix x = random_matrix(T, d, &rng, 1.0f), weights = matrix_new(T, T),
+        Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
                output = matrix_new(T, dv);
-        HeadWeights w = { random_matrix(d, dk, &rng, 0.7f), random_matrix(d, dk, &rng, 0.7f),
-                          random_matrix(d, dv, &rng, 0.7f) };
+        HeadWeights w = { matrix_new_normal(d, dk, &rng, 0.7f), matrix_new_normal(d, dk, &rng, 0.7f),
+                          matrix_new_normal(d, dv, &rng, 0.7f) };
         for (int variant = 0; variant < 4; variant++) {
             const bool scale = variant & 1, causal = variant & 2;
             double a[T * T], o[T * dv];
@@ -284,7 +277,7 @@ START_TEST(zero_queries_attend_uniformly_and_average_the_values)
     const int T = 7, d = 9, dk = 4;
     Rng rng;
     rng_seed(&rng, 15, 1);
-    Matrix x = random_matrix(T, d, &rng, 1.0f), weights = matrix_new(T, T),
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
            output = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
     matrix_fill(w.query, 0.0f);
@@ -316,7 +309,7 @@ START_TEST(the_mask_acts_on_the_scores_before_the_softmax)
     const int T = 5, d = 6;
     Rng rng;
     rng_seed(&rng, 16, 1);
-    Matrix x = random_matrix(T, d, &rng, 1.0f), plain = matrix_new(T, T),
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), plain = matrix_new(T, T),
            masked = matrix_new(T, T), output = matrix_new(T, d);
     HeadWeights w = head_weights_new(d, d, &rng);
     attention_head(x, w, true, NULL, plain, output);
@@ -348,7 +341,7 @@ START_TEST(shuffling_the_input_shuffles_the_pattern_and_the_output)
     const int order[9] = { 4, 0, 8, 2, 7, 1, 3, 6, 5 };
     Rng rng;
     rng_seed(&rng, 17, 1);
-    Matrix x = random_matrix(T, d, &rng, 1.0f), shuffled = matrix_new(T, d);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), shuffled = matrix_new(T, d);
     Matrix a = matrix_new(T, T), b = matrix_new(T, T), o = matrix_new(T, dk),
            p = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);

@@ -10,13 +10,6 @@
 #include "mask.h"
 #include "softmax.h"
 
-static Matrix random_matrix(int rows, int cols, Rng *rng, float scale)
-{
-    Matrix m = matrix_new(rows, cols);
-    matrix_fill_normal(m, rng, scale);
-    return m;
-}
-
 /* The test of exercise ex:masking-causal: it calls mask_causal directly. */
 START_TEST(the_causal_mask_forbids_exactly_the_entries_above_the_diagonal)
 {
@@ -45,7 +38,7 @@ START_TEST(masked_weights_are_exactly_zero_and_rows_still_sum_to_one)
     const int T = 13, d = 10, dk = 6;
     Rng rng;
     rng_seed(&rng, 21, 1);
-    Matrix x = random_matrix(T, d, &rng, 1.0f), weights = matrix_new(T, T),
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
            output = matrix_new(T, dk), v = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
     attention_head(x, w, true, mask_causal, weights, output);
@@ -80,7 +73,7 @@ START_TEST(a_masked_row_is_the_softmax_of_its_allowed_scores)
     const int T = 11, d = 9, dk = 5;
     Rng rng;
     rng_seed(&rng, 22, 1);
-    Matrix x = random_matrix(T, d, &rng, 1.0f), weights = matrix_new(T, T),
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
            plain = matrix_new(T, T), output = matrix_new(T, dk), q = matrix_new(T, dk),
            k = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
@@ -115,7 +108,7 @@ static void leak_setup(Matrix *x, HeadWeights *w, float *delta)
 {
     Rng rng;
     rng_seed(&rng, 23, 1);
-    *x = random_matrix(16, 32, &rng, 1.0f);
+    *x = matrix_new_normal(16, 32, &rng, 1.0f);
     *w = head_weights_new(32, 8, &rng);
     for (int c = 0; c < 32; c++)
         delta[c] = (float)rng_normal(&rng);
@@ -252,7 +245,7 @@ START_TEST(a_row_with_everything_masked_gives_zeros_not_nan)
     const int T = 7, d = 6, dk = 4;
     Rng rng;
     rng_seed(&rng, 24, 1);
-    Matrix x = random_matrix(T, d, &rng, 1.0f), weights = matrix_new(T, T),
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
            output = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
     attention_head(x, w, true, causal_after_two_padded, weights, output);

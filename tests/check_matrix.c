@@ -66,6 +66,14 @@ START_TEST(new_is_zero_fill_sets_and_normal_fill_scales)
         ck_assert(m.data[k] == 0.5f * (float)rng_normal(&b));
     matrix_free(&m);
     ck_assert_ptr_null(m.data);
+    rng_seed(&a, 4, 1);
+    rng_seed(&b, 4, 1);
+    Matrix n = matrix_new_normal(3, 7, &a, 2.0f);
+    ck_assert_int_eq(n.rows, 3);
+    ck_assert_int_eq(n.cols, 7);
+    for (int k = 0; k < 21; k++)
+        ck_assert(n.data[k] == 2.0f * (float)rng_normal(&b));
+    matrix_free(&n);
 }
 END_TEST
 

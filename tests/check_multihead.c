@@ -80,19 +80,12 @@ START_TEST(merge_writes_only_the_heads_columns)
 }
 END_TEST
 
-static Matrix random_matrix(int rows, int cols, Rng *rng)
-{
-    Matrix m = matrix_new(rows, cols);
-    matrix_fill_normal(m, rng, 1.0f);
-    return m;
-}
-
 static void check_one_head(bool scale, ScoreMask mask)
 {
     enum { T = 8, D = 16 };
     Rng rng;
     rng_seed(&rng, 21, 0);
-    Matrix x = random_matrix(T, D, &rng);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
     MultiHead m = multihead_new(D, 1, &rng);
     matrix_fill(m.w_out, 0.0f);
     for (int i = 0; i < D; i++)
@@ -124,7 +117,7 @@ START_TEST(each_head_is_attention_head_on_its_slice)
     enum { T = 7, D = 24, H = 3, DH = D / H };
     Rng rng;
     rng_seed(&rng, 22, 0);
-    Matrix x = random_matrix(T, D, &rng);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
     MultiHead m = multihead_new(D, H, &rng);
     Matrix weights = matrix_new(H * T, T), output = matrix_new(T, D);
     multihead_forward(&m, x, true, mask_causal, weights, output);
@@ -162,7 +155,7 @@ START_TEST(every_head_is_causal)
     enum { T = 8, D = 32, H = 4 };
     Rng rng;
     rng_seed(&rng, 23, 0);
-    Matrix x = random_matrix(T, D, &rng);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
     MultiHead m = multihead_new(D, H, &rng);
     Matrix weights = matrix_new(H * T, T), output = matrix_new(T, D);
     multihead_forward(&m, x, true, mask_causal, weights, output);
@@ -189,7 +182,7 @@ START_TEST(no_head_leaks_the_future)
     enum { T = 8, D = 16, H = 4, K = 5 };
     Rng rng;
     rng_seed(&rng, 24, 0);
-    Matrix x = random_matrix(T, D, &rng);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
     MultiHead m = multihead_new(D, H, &rng);
     Matrix w1 = matrix_new(H * T, T), o1 = matrix_new(T, D);
     Matrix w2 = matrix_new(H * T, T), o2 = matrix_new(T, D);
