@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Run by `make check`: attacks that a reader or an attacker would try on the programs.
+# Each line here failed before the fix it guards.  Usage: tools/check-reliability.sh BINDIR
+set -u
+bin=${1:?usage: tools/check-reliability.sh BINDIR}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failed=0
+fail() { echo "reliability: $*"; failed=1; }
+
+# No program passes data through a shell.
+if grep -n -E '\b(popen|system)[[:space:]]*\(' book/*.nw; then
+  fail "a chapter calls popen or system"
+fi
+
+# An --out with quotes and a semicolon is a folder name, not a command.
+out="$scratch/x';touch $scratch/PWNED;'"
+"$bin/cost" --smoke --out "$out" > "$scratch/cost.txt" 2>&1 || fail "cost --smoke failed with a quoted --out"
+[ -e "$scratch/PWNED" ] && fail "cost ran a shell command taken from --out"
+
+# A folder named o'neil works like any other.
+mkdir -p "$scratch/o'neil"
+"$bin/cost" --smoke --out "$scratch/o'neil" > "$scratch/cost.txt" 2>&1 || fail "cost --smoke failed under a folder named o'neil"
+[ -f "$scratch/o'neil/numbers/cost.tex" ] || fail "cost wrote no numbers under a folder named o'neil"
+
+# Sizes that cannot fit are refused before anything is allocated, with the program's name.
+if "$bin/cost" --variant flash --n 1048576 --d 4096 --out "$scratch/big" > "$scratch/big.txt" 2>&1; then
+  fail "cost accepted a run that needs 64 GiB"
+else
+  status=$?
+  [ $status = 2 ] || fail "cost exited $status on a run too large for memory (want 2)"
+  grep -q '^cost: ' "$scratch/big.txt" || fail "the refusal does not name the program: $(head -1 "$scratch/big.txt")"
+  [ "$(wc -l < "$scratch/big.txt")" = 1 ] || fail "the refusal is not one line"
+fi
+
+# Options that would be ignored are refused instead.
+for args in "--n 512" "--d 64" "--rss" "--variant flash --bench"; do
+  "$bin/cost" --smoke $args --out "$scratch/opt" > "$scratch/opt.txt" 2>&1
+  status=$?
+  [ $status = 2 ] || fail "cost $args exited $status, not 2"
+done
+[ -e "$scratch/opt" ] && fail "a refused run left $scratch/opt behind"
+
+[ $failed = 0 ] && echo "  RELY     no shell, quoted paths, sizes refused, ignored options refused"
+exit $failed
