@@ -4,6 +4,7 @@
  * uniform attention from zero queries, the mask hook, and the shuffle property. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "attention.h"
@@ -404,6 +405,24 @@ START_TEST(a_printed_pattern_is_rounded_to_three_decimals)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(scores_refuse_queries_and_keys_of_different_widths)
+{
+    Matrix q = matrix_new(4, 3), k = matrix_new(5, 2), scores = matrix_new(4, 5);
+    attention_scores(q, k, true, scores);
+    matrix_free(&q);
+    matrix_free(&k);
+    matrix_free(&scores);
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *suite = suite_create("attention");
@@ -422,5 +441,9 @@ Suite *attention_suite(void)
     tcase_add_test(core, a_written_pattern_has_the_tokens_on_both_sides);
     tcase_add_test(core, a_printed_pattern_is_rounded_to_three_decimals);
     suite_add_tcase(suite, core);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, scores_refuse_queries_and_keys_of_different_widths, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

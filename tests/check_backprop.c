@@ -5,6 +5,8 @@
  * outputs to later inputs. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include "backprop.h"
 #include "mask.h"
 #include "multihead.h"
@@ -288,6 +290,37 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(product64_refuses_shapes_that_do_not_chain)
+{
+    Matrix64 a = matrix64_new(2, 3), b = matrix64_new(4, 2), c = matrix64_new(2, 2);
+    matrix64_multiply(a, b, c);
+    matrix64_free(&a);
+    matrix64_free(&b);
+    matrix64_free(&c);
+}
+END_TEST
+
+START_TEST(multihead64_refuses_heads_that_split_the_width_unevenly)
+{
+    MultiHead64 m = multihead64_new(6, 4);
+    multihead64_free(&m);
+}
+END_TEST
+
+START_TEST(softmax_backward_refuses_missing_vectors)
+{
+    softmax_backward(NULL, NULL, NULL, 3);
+}
+END_TEST
+
 Suite *backprop_suite(void)
 {
     Suite *suite = suite_create("backprop");
@@ -306,5 +339,11 @@ Suite *backprop_suite(void)
     tcase_add_test(layer, layer_gradient_matches_central_differences);
     tcase_add_test(layer, causal_layer_sends_no_gradient_to_later_inputs);
     suite_add_tcase(suite, layer);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, product64_refuses_shapes_that_do_not_chain, SIGABRT);
+    tcase_add_test_raise_signal(refused, multihead64_refuses_heads_that_split_the_width_unevenly, SIGABRT);
+    tcase_add_test_raise_signal(refused, softmax_backward_refuses_missing_vectors, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

@@ -3,6 +3,8 @@
  * the means, the causal ceiling ln(T!)/T and the fraction that leaves row 0 out; the text bar. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include "attention.h"
 #include "entropy.h"
@@ -143,6 +145,21 @@ START_TEST(the_bar_scales_to_its_width_and_marks_the_ceiling)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(entropy_refuses_a_negative_length)
+{
+    const float p[1] = { 1.0f };
+    ck_assert(entropy_row(p, -1) >= 0.0);
+}
+END_TEST
+
 Suite *entropy_suite(void)
 {
     Suite *suite = suite_create("entropy");
@@ -157,5 +174,9 @@ Suite *entropy_suite(void)
     tcase_add_test(heads, the_mean_counts_row_zero_and_the_fraction_does_not);
     tcase_add_test(heads, the_bar_scales_to_its_width_and_marks_the_ceiling);
     suite_add_tcase(suite, heads);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, entropy_refuses_a_negative_length, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

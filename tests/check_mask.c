@@ -5,6 +5,8 @@
  * entry is masked give zero weights and zero outputs, never NaN. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include "attention.h"
 #include "mask.h"
@@ -288,6 +290,35 @@ START_TEST(the_module_masks_combine_into_all_masked_rows)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(leak_refuses_a_position_past_the_sequence)
+{
+    Rng rng;
+    rng_seed(&rng, 3, 1);
+    Matrix x = matrix_new(4, 6);
+    HeadWeights w = head_weights_new(6, 3, &rng);
+    float delta[6] = { 0 }, change[4];
+    mask_leak(x, w, mask_causal, 4, delta, change);     /* positions are 0 to 3 */
+    head_weights_free(&w);
+    matrix_free(&x);
+}
+END_TEST
+
+START_TEST(padding_refuses_more_padded_keys_than_keys)
+{
+    Matrix scores = matrix_new(4, 4);
+    mask_padding(scores, 5);
+    matrix_free(&scores);
+}
+END_TEST
+
 Suite *mask_suite(void)
 {
     Suite *suite = suite_create("mask");
@@ -303,5 +334,10 @@ Suite *mask_suite(void)
     tcase_add_test(core, a_row_with_everything_masked_gives_zeros_not_nan);
     tcase_add_test(core, the_module_masks_combine_into_all_masked_rows);
     suite_add_tcase(suite, core);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, leak_refuses_a_position_past_the_sequence, SIGABRT);
+    tcase_add_test_raise_signal(refused, padding_refuses_more_padded_keys_than_keys, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

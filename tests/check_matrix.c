@@ -2,6 +2,8 @@
  * on odd shapes, the transpose, and the fills. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include "matrix.h"
 
 START_TEST(product_matches_a_double_reference_on_odd_shapes)
@@ -99,6 +101,33 @@ START_TEST(loop_order_changes_nothing_bit_for_bit)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(multiply_refuses_shapes_that_do_not_chain)
+{
+    Matrix a = matrix_new(2, 3), b = matrix_new(4, 2), c = matrix_new(2, 2);
+    matrix_multiply(a, b, c);       /* a has 3 columns, b has 4 rows */
+    matrix_free(&a);
+    matrix_free(&b);
+    matrix_free(&c);
+}
+END_TEST
+
+START_TEST(transpose_refuses_a_target_of_the_wrong_shape)
+{
+    Matrix a = matrix_new(2, 3), t = matrix_new(2, 3);
+    matrix_transpose(a, t);
+    matrix_free(&a);
+    matrix_free(&t);
+}
+END_TEST
+
 Suite *matrix_suite(void)
 {
     Suite *suite = suite_create("matrix");
@@ -108,5 +137,10 @@ Suite *matrix_suite(void)
     tcase_add_test(core, transpose_swaps_indices_and_twice_is_identity);
     tcase_add_test(core, new_is_zero_fill_sets_and_normal_fill_scales);
     suite_add_tcase(suite, core);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, multiply_refuses_shapes_that_do_not_chain, SIGABRT);
+    tcase_add_test_raise_signal(refused, transpose_refuses_a_target_of_the_wrong_shape, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

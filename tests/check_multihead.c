@@ -3,6 +3,8 @@
  * single head on its slice, and the causal mask in every head. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "attention.h"
 #include "mask.h"
@@ -227,6 +229,23 @@ START_TEST(toy_layer_depends_only_on_the_seed)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(new_refuses_heads_that_split_the_width_unevenly)
+{
+    Rng rng;
+    rng_seed(&rng, 5, 1);
+    MultiHead m = multihead_new(6, 4, &rng);
+    multihead_free(&m);
+}
+END_TEST
+
 Suite *multihead_suite(void)
 {
     Suite *suite = suite_create("multihead");
@@ -243,5 +262,9 @@ Suite *multihead_suite(void)
     tcase_add_test(forward, no_head_leaks_the_future);
     tcase_add_test(forward, toy_layer_depends_only_on_the_seed);
     suite_add_tcase(suite, forward);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, new_refuses_heads_that_split_the_width_unevenly, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

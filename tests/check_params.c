@@ -4,8 +4,10 @@
  * totals and the GPT-2 paper's vocabulary, the key/value cache, the FLOPs and their crossover,
  * the checks on a description, and the formatters. */
 #include <check.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "multihead.h"
 #include "params.h"
@@ -377,6 +379,27 @@ START_TEST(formatters_group_digits_and_pick_units)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(round_refuses_zero_digits)
+{
+    ck_assert(params_round(12345, 0) >= 0);
+}
+END_TEST
+
+START_TEST(count_refuses_a_shape_that_fails_its_check)
+{
+    const ModelShape empty = { 0 };
+    ck_assert(params_count(&empty).total >= 0);
+}
+END_TEST
+
 Suite *params_suite(void)
 {
     Suite *suite = suite_create("params");
@@ -404,5 +427,10 @@ Suite *params_suite(void)
     tcase_add_test(checks, rounding_keeps_the_significant_digits_asked_for);
     tcase_add_test(checks, formatters_group_digits_and_pick_units);
     suite_add_tcase(suite, checks);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, round_refuses_zero_digits, SIGABRT);
+    tcase_add_test_raise_signal(refused, count_refuses_a_shape_that_fails_its_check, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }

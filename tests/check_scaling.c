@@ -4,6 +4,8 @@
  * their limits, on shared rows, and as d grows. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include "rng.h"
 #include "scaling.h"
 #include "softmax.h"
@@ -217,6 +219,22 @@ START_TEST(only_unscaled_rows_saturate_as_d_grows)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
+ * output.  A checked fixture runs in the test's own process, not in the runner. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+START_TEST(softmax_backward_refuses_a_negative_length)
+{
+    const float p[1] = { 1.0f }, grad_p[1] = { 1.0f };
+    float grad_s[1];
+    scaling_softmax_backward(p, grad_p, -1, grad_s);
+}
+END_TEST
+
 Suite *scaling_suite(void)
 {
     Suite *suite = suite_create("scaling");
@@ -236,5 +254,9 @@ Suite *scaling_suite(void)
     tcase_add_test(saturation, every_factor_sees_the_same_rows);
     tcase_add_test(saturation, only_unscaled_rows_saturate_as_d_grows);
     suite_add_tcase(suite, saturation);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, softmax_backward_refuses_a_negative_length, SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }
