@@ -4,6 +4,8 @@
  * the FLOP count, the memory each variant reports, and the names of the variants. */
 #include <check.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cost.h"
@@ -305,6 +307,32 @@ START_TEST(the_bandwidth_sum_counts_every_element_once)
 }
 END_TEST
 
+/* A refused call prints one line on stderr; keep it off the test output. */
+static void silence_stderr(void)
+{
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        ck_abort_msg("cannot send stderr to /dev/null");
+}
+
+/* flash tiles 32 columns at a time: a width of 48 would read and write past the rows. */
+START_TEST(cost_attend_refuses_a_width_its_tiles_do_not_cover)
+{
+    Matrix q = matrix_new(70, 48), out = matrix_new(70, 48);
+    cost_attend(COST_FLASH, q, q, q, out, 1);
+    matrix_free(&q);
+    matrix_free(&out);
+}
+END_TEST
+
+START_TEST(cost_attend_refuses_an_output_of_the_wrong_shape)
+{
+    Matrix q = matrix_new(70, 32), out = matrix_new(69, 32);
+    cost_attend(COST_NAIVE, q, q, q, out, 1);
+    matrix_free(&q);
+    matrix_free(&out);
+}
+END_TEST
+
 Suite *cost_suite(void)
 {
     Suite *suite = suite_create("cost");
@@ -323,5 +351,12 @@ Suite *cost_suite(void)
     tcase_add_test(parts, variants_are_found_by_name_and_refuse_widths_they_cannot_tile);
     tcase_add_test(parts, the_bandwidth_sum_counts_every_element_once);
     suite_add_tcase(suite, parts);
+    TCase *refused = tcase_create("refused");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, cost_attend_refuses_a_width_its_tiles_do_not_cover,
+                                SIGABRT);
+    tcase_add_test_raise_signal(refused, cost_attend_refuses_an_output_of_the_wrong_shape,
+                                SIGABRT);
+    suite_add_tcase(suite, refused);
     return suite;
 }
