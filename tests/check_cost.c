@@ -307,6 +307,26 @@ START_TEST(the_bandwidth_sum_counts_every_element_once)
 }
 END_TEST
 
+/* The bound of the schedule against a slow, obvious one: every way of splitting blocks
+ * 0..blocks-1 between two threads, the best of which largest-first must find for costs b + 1. */
+START_TEST(the_schedule_bound_matches_an_exhaustive_split_on_two_threads)
+{
+    for (int blocks = 1; blocks <= 12; blocks++) {
+        double work = blocks * (blocks + 1) / 2.0, best = work;
+        for (unsigned set = 0; set < 1u << blocks; set++) {
+            double one = 0.0;
+            for (int b = 0; b < blocks; b++)
+                if (set & (1u << b))
+                    one += b + 1.0;
+            best = fmin(best, fmax(one, work - one));
+        }
+        ck_assert_double_eq_tol(cost_schedule_speedup(blocks, 2), work / best, 1e-12);
+    }
+    ck_assert_double_eq_tol(cost_schedule_speedup(64, 64), 2080.0 / 64.0, 1e-12);
+    ck_assert_double_eq_tol(cost_schedule_speedup(64, 1), 1.0, 1e-12);
+}
+END_TEST
+
 /* A refused call prints one line on stderr; keep it off the test output. */
 static void silence_stderr(void)
 {
@@ -350,6 +370,7 @@ Suite *cost_suite(void)
     tcase_add_test(parts, only_the_naive_memory_grows_as_n_squared);
     tcase_add_test(parts, variants_are_found_by_name_and_refuse_widths_they_cannot_tile);
     tcase_add_test(parts, the_bandwidth_sum_counts_every_element_once);
+    tcase_add_test(parts, the_schedule_bound_matches_an_exhaustive_split_on_two_threads);
     suite_add_tcase(suite, parts);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
