@@ -16,7 +16,7 @@ arch=""
 if [ "${1:-}" = --arch ]; then arch=$2; shift 2; fi
 if [ $# != 3 ]; then echo "usage: tools/deps.sh [--arch ARCH] STAMP 'TOOL...' 'PACKAGE...'"; exit 2; fi
 stamp=$1 tools=$2 packages=$3
-please="Please run:${arch:+ sudo dpkg --add-architecture $arch && sudo apt-get update &&} sudo apt-get install --no-install-recommends $packages"
+please="Please run:${arch:+ sudo dpkg --add-architecture $arch && sudo apt-get update &&} sudo apt-get install --no-install-recommends $packages  (then make again)"
 
 missing_tools() {
   local missing="" tool
