@@ -32,6 +32,7 @@ TOOLS    := notangle noweave noroots cpif pdflatex bibtex gnuplot pkg-config pc:
 PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
             poppler-utils
 # `make portability` needs more: cross compilers, qemu, clang (tools/portability.sh).
+# PORT_BUILDS="native aarch64" runs only those of its builds.
 PORT_TOOLS    := clang aarch64-linux-gnu-gcc qemu-aarch64 /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc \
                  /usr/lib/aarch64-linux-gnu/libsubunit.a
 PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang libomp-dev check:arm64 \
@@ -365,7 +366,7 @@ generated/isa/%/bin/cost: FORCE | tangle
 # generated/port/<name>; every build's suites run (aarch64's under qemu).  See tools/portability.sh.
 portability: tangle
 	$(Q)tools/deps.sh --arch arm64 generated/stamps/deps-port '$(PORT_TOOLS)' '$(PORT_PACKAGES)' || exit 1
-	$(Q)MAKE='$(MAKE) --no-print-directory' tools/portability.sh
+	$(Q)MAKE='$(MAKE) --no-print-directory' PORT_BUILDS='$(PORT_BUILDS)' tools/portability.sh
 
 FORCE:
 

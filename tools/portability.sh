@@ -7,28 +7,41 @@
 set -u -o pipefail
 MAKE=${MAKE:-make}
 timeout=${CK_DEFAULT_TIMEOUT:-600}
+only=${PORT_BUILDS:-}     # e.g. PORT_BUILDS="native aarch64": only those builds
 passed="" failed=""
 
 # port NAME RUNNER-PREFIX VAR=VALUE...: build in generated/port/NAME, then run its suites.
 port() {
   local name=$1 prefix=$2; shift 2
-  local dir=generated/port/$name
+  local dir=generated/port/$name problems=""
+  if [ -n "$only" ] && ! [[ " $only " == *" $name "* ]]; then return; fi
   mkdir -p "$dir"
-  if ! $MAKE BUILD="$dir" "$@" "$dir/bin/check-all" $(programs "$dir") > "$dir.build.log" 2>&1; then
-    printf '  %-8s %-10s FAILED to build (%s):\n' PORT "$name" "$dir.build.log"
-    grep -m 5 -E 'error|Error' "$dir.build.log" | sed 's/^/           /'
-    failed="$failed $name"; return
+  # The runner first: its suites still run when only a program fails to build.
+  if ! $MAKE BUILD="$dir" "$@" "$dir/bin/check-all" > "$dir.build.log" 2>&1; then
+    report "$name" "the library or the suites FAILED to build" "$dir.build.log" 'error|Error'; return
+  fi
+  if ! $MAKE BUILD="$dir" "$@" $(programs "$dir") >> "$dir.build.log" 2>&1; then
+    problems="programs FAILED to build"
   fi
   # The suites run one build at a time, each holding the lock that timed runs hold.
   if CK_DEFAULT_TIMEOUT=$timeout flock generated/.run.lock $prefix "$dir/bin/check-all" \
        > "$dir.check.log" 2>&1; then
-    printf '  %-8s %-10s built; %s\n' PORT "$name" "$(grep -E '^[0-9]+%: Checks' "$dir.check.log" | tail -1)"
-    passed="$passed $name"
+    if [ -z "$problems" ]; then
+      printf '  %-8s %-10s %s\n' PORT "$name" "$(grep -E '^[0-9]+%: Checks' "$dir.check.log" | tail -1)"
+      passed="$passed $name"; return
+    fi
+    report "$name" "suites pass, but $problems" "$dir.build.log" 'error|Error'
   else
-    printf '  %-8s %-10s FAILED its tests (%s):\n' PORT "$name" "$dir.check.log"
-    grep -E '^[0-9]+%: Checks|:[EF]:' "$dir.check.log" | head -6 | sed 's/^/           /'
-    failed="$failed $name"
+    report "$name" "${problems:+$problems and }tests FAILED" "$dir.check.log" '^[0-9]+%: Checks|:[EF]:'
+    [ -n "$problems" ] && grep -E 'error|Error' "$dir.build.log" | awk '!seen[$0]++' | head -5 | sed 's/^/           /'
   fi
+}
+
+# report NAME WHAT LOG PATTERN: one line for a failed build, then the first distinct matching lines of its log.
+report() {
+  printf '  %-8s %-10s %s (%s):\n' PORT "$1" "$2" "$3"
+  grep -E "$4" "$3" | awk '!seen[$0]++' | head -5 | sed 's/^/           /'
+  failed="$failed $1"
 }
 
 # Every program of the build, as the Makefile names them (one per <slug>-main.c chunk).
