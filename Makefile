@@ -68,8 +68,9 @@ ifneq ($(strip $(DEPS_PROBLEM)),)
 $(error $(DEPS_PROBLEM))
 endif
 endif
-# One small makefile per chapter, written from its root chunks (see the rule below).
--include $(patsubst %,generated/mk/%.mk,$(SLUGS))
+# One small makefile per chapter, written from its root chunks (see the rule below); remaking
+# it tangles the chapter, and a chapter that fails to tangle stops the build here.
+include $(patsubst %,generated/mk/%.mk,$(SLUGS))
 -include $(wildcard $(BUILD)/obj/*.d)
 endif
 
