@@ -131,7 +131,7 @@ help:
 	@echo "make portability  build and test for SSE2, AVX2, native, -DNDEBUG, clang, aarch64 (qemu)"
 	@echo "make workbook   the exercise edition, in workbook/"
 	@echo "make clean      remove everything the build made"
-	@echo "Variables: CC, CFLAGS, LDFLAGS, V=1 (show commands)"
+	@echo "Variables: CC, CFLAGS, LDFLAGS, V=1 (show commands), PORT_BUILDS (make portability: some builds)"
 
 # ---------------------------------------------------------------- tools
 # The check itself runs while make reads this file (above); `make deps` only asks for it.
