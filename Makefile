@@ -68,6 +68,8 @@ ifneq ($(strip $(DEPS_PROBLEM)),)
 $(error $(DEPS_PROBLEM))
 endif
 endif
+endif
+ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
 # One small makefile per chapter, written from its root chunks (see the rule below); remaking
 # it tangles the chapter, and a chapter that fails to tangle stops the build here.
 include $(patsubst %,generated/mk/%.mk,$(SLUGS))
@@ -105,7 +107,7 @@ ALL_LDFLAGS := $(OPENMP) $(LDFLAGS) $(if $(SAN),$(SANITIZE))
 # rewritten only when the text of the compile and link commands changes.
 FLAGS_STAMP := $(BUILD)/stamps/flags
 FLAGS_TEXT  := $(strip $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS))
-ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
 ifneq ($(file < $(FLAGS_STAMP)),$(FLAGS_TEXT))
 $(shell mkdir -p $(dir $(FLAGS_STAMP)))
 $(file > $(FLAGS_STAMP),$(FLAGS_TEXT))
