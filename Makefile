@@ -17,14 +17,31 @@ CFLAGS  ?= -O2 -g -march=native
 LDFLAGS ?=
 LDLIBS  ?=
 OPENMP  ?= -fopenmp
-# The book's rules, kept apart from CFLAGS so that overriding CFLAGS never drops them.
-STRICT  := -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L
+# The book's rules, kept apart from CFLAGS and placed after it, so that CFLAGS changes the
+# optimisation and the target, never the rules.  -ffp-contract=off: no fused multiply-add
+# unless the code asks for one.  gcc in ISO C mode already does not contract, but clang by
+# default fuses a*b + c within an expression, so without it the two compilers' results differ.
+STRICT  := -std=c11 -Wall -Wextra -Wpedantic -Werror -ffp-contract=off -D_POSIX_C_SOURCE=200809L
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 NOWEB_LIB ?= /usr/lib/noweb
 # Where objects and programs go; the sanitizer build sets it to generated/san.
 BUILD   ?= generated
-# The Debian packages that hold every tool the build needs beyond gcc and make.
-PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config
+# What the build needs beyond gcc and make (a command, pc:MODULE for pkg-config, or a path),
+# and the Debian packages that hold them; tools/deps.sh checks and installs.
+TOOLS    := notangle noweave noroots cpif pdflatex bibtex gnuplot pkg-config pc:check pdftotext
+PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
+            poppler-utils
+# `make portability` needs more: cross compilers, qemu, clang (tools/portability.sh).
+# PORT_BUILDS="native aarch64" runs only those of its builds.
+PORT_TOOLS    := clang aarch64-linux-gnu-gcc qemu-aarch64 /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc \
+                 /usr/lib/aarch64-linux-gnu/libsubunit.a
+PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang libomp-dev check:arm64 \
+                 libsubunit-dev:arm64
+# Every program run goes through this lock, so that timed runs never share the machine, even
+# under make -j.
+RUN_LOCK := flock generated/.run.lock
+# Set when make runs with -n: the closing message of `make` is then left out.
+DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 
 ifeq ($(V),1)
 Q :=
@@ -41,10 +58,21 @@ FIGURES  := $(patsubst figures/%.gp,%,$(wildcard figures/*.gp))
 SUITES   := $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c))
 BIBS     := $(wildcard book/*.bib)
 
-NO_BUILD_GOALS := clean help deps
+NO_BUILD_GOALS := clean help
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
-# One small makefile per chapter, written from its root chunks (see the rule below).
--include $(patsubst %,generated/mk/%.mk,$(SLUGS))
+# The first step of every build: find the tools, install them where we may, else stop with the
+# one line that says how.  It runs while make reads this file, before anything else is made.
+ifeq ($(wildcard generated/stamps/deps),)
+DEPS_PROBLEM := $(shell tools/deps.sh generated/stamps/deps '$(TOOLS)' '$(PACKAGES)')
+ifneq ($(strip $(DEPS_PROBLEM)),)
+$(error $(DEPS_PROBLEM))
+endif
+endif
+endif
+ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
+# One small makefile per chapter, written from its root chunks (see the rule below); remaking
+# it tangles the chapter, and a chapter that fails to tangle stops the build here.
+include $(patsubst %,generated/mk/%.mk,$(SLUGS))
 -include $(wildcard $(BUILD)/obj/*.d)
 endif
 
@@ -66,15 +94,32 @@ FIGURE_TEX := $(patsubst %,generated/figures/%.tex,$(FIGURES))
 IS_WORKBOOK := $(wildcard WORKBOOK)
 WORKBOOK_CFLAGS := $(if $(IS_WORKBOOK),-Wno-unused-parameter -Wno-unused-variable \
                    -Wno-unused-but-set-variable -Wno-unused-function)
-ALL_CFLAGS := $(STRICT) $(WORKBOOK_CFLAGS) $(OPENMP) -Ichunks $(CFLAGS) $(if $(SAN),$(SANITIZE) -O1)
+# CFLAGS may not switch warnings off: its -w and -Wno-* are dropped, with a note.
+DROPPED_CFLAGS := $(filter -w -Wno-%,$(CFLAGS))
+ifneq ($(DROPPED_CFLAGS),)
+$(info note: CFLAGS may not relax the book's warnings; ignoring $(DROPPED_CFLAGS))
+endif
+ALL_CFLAGS := $(OPENMP) -Ichunks $(filter-out -w -Wno-%,$(CFLAGS)) $(STRICT) $(WORKBOOK_CFLAGS) \
+              $(if $(SAN),$(SANITIZE) -O1)
 ALL_LDFLAGS := $(OPENMP) $(LDFLAGS) $(if $(SAN),$(SANITIZE))
 
-.PHONY: all tangle build programs run figures book check bench clean help deps lint \
-        tests sanitize latex-refs workbook workbook-proof $(addprefix run-,$(PROGRAMS))
+# The build knows its flags: everything compiled or linked depends on this stamp, which is
+# rewritten only when the text of the compile and link commands changes.
+FLAGS_STAMP := $(BUILD)/stamps/flags
+FLAGS_TEXT  := $(strip $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS))
+ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(file < $(FLAGS_STAMP)),$(FLAGS_TEXT))
+$(shell mkdir -p $(dir $(FLAGS_STAMP)))
+$(file > $(FLAGS_STAMP),$(FLAGS_TEXT))
+endif
+endif
+
+.PHONY: all tangle build programs run figures book check bench clean help deps lint portability \
+        tests sanitize latex-refs workbook workbook-proof FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
-	@echo
-	@echo "The book is ready: $(CURDIR)/attention.pdf"
+	$(if $(DRY_RUN),,@echo)
+	$(if $(DRY_RUN),,@echo "The book is ready: $(CURDIR)/attention.pdf")
 
 help:
 	@echo "make            the whole book: tangle, compile, run, draw, typeset (attention.pdf)"
@@ -85,51 +130,33 @@ help:
 	@echo "make book       typeset attention.pdf"
 	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references"
 	@echo "make bench      the long performance sweep of the cost chapter"
+	@echo "make portability  build and test for SSE2, AVX2, native, -DNDEBUG, clang, aarch64 (qemu)"
 	@echo "make workbook   the exercise edition, in workbook/"
 	@echo "make clean      remove everything the build made"
-	@echo "Variables: CC, CFLAGS, LDFLAGS, V=1 (show commands)"
+	@echo "Variables: CC, CFLAGS, LDFLAGS, V=1 (show commands), PORT_BUILDS (make portability: some builds)"
 
 # ---------------------------------------------------------------- tools
-# The first step of every build: find the tools, install them where we may, else say how.
-deps: generated/stamps/deps
-generated/stamps/deps:
-	$(Q)missing=""; \
-	for tool in notangle noweave noroots cpif pdflatex bibtex gnuplot pkg-config; do \
-	  command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
-	if command -v pkg-config >/dev/null 2>&1 && ! pkg-config --exists check; then missing="$$missing check"; fi; \
-	if [ -n "$$missing" ]; then \
-	  echo "missing:$$missing; installing: $(PACKAGES)"; \
-	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
-	  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; \
-	  else echo "Please run: sudo apt-get install --no-install-recommends $(PACKAGES)"; exit 1; fi; \
-	  $$sudo apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $(PACKAGES) >/dev/null || \
-	  { echo "Installing failed. Please run: sudo apt-get install --no-install-recommends $(PACKAGES)"; exit 1; }; \
-	fi
-	$(Q)mkdir -p $(@D) && touch $@
+# The check itself runs while make reads this file (above); `make deps` only asks for it.
+deps:
+	$(Q)echo "  DEPS     every tool is there (generated/stamps/deps)"
 
 # ---------------------------------------------------------------- tangle
-# A chapter's makefile names its roots and makes them depend on the chapter's tangle stamp.
-generated/mk/%.mk: book/%.nw | generated/stamps/deps
-	$(Q)mkdir -p $(@D)
-	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | tr '\n' ' '); \
-	{ echo "ROOTS += $$(printf 'chunks/%s ' $$roots)"; \
-	  echo "$$(printf 'chunks/%s ' $$roots): generated/stamps/$*.tangled ;"; \
-	  echo "TANGLED += generated/stamps/$*.tangled"; } > $@
-
-# Tangle every root of a chapter with #line directives; cpif keeps unchanged files' times.
-generated/stamps/%.tangled: book/%.nw | generated/stamps/deps
+# A chapter's makefile names its roots; remaking it tangles the chapter: every root, with
+# #line directives, through cpif, which keeps unchanged files' times.  Make remakes its
+# included makefiles before anything else, so one make tangles every chapter first, and a
+# sub-make finds them all up to date.  The chunk files have no rule of their own.
+generated/mk/%.mk: book/%.nw
 	$(say) TANGLE $<
 	$(Q)mkdir -p chunks $(@D)
-	$(Q)for root in $$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//'); do \
-	  notangle -L -R"$$root" $< | cpif chunks/$$root || exit 1; done
-	$(Q)touch $@
+	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | tr '\n' ' '); \
+	for root in $$roots; do notangle -L -R"$$root" $< | cpif chunks/$$root || exit 1; done; \
+	echo "ROOTS += $$(printf 'chunks/%s ' $$roots)" > $@
 
-tangle: $(TANGLED)
+tangle: $(patsubst %,generated/mk/%.mk,$(SLUGS))
 
 # ---------------------------------------------------------------- compile
 # Every chapter is tangled before anything compiles: a chunk may include another chapter's header.
-$(BUILD)/obj/%.o: chunks/%.c | generated/stamps/deps $(TANGLED)
+$(BUILD)/obj/%.o: chunks/%.c $(FLAGS_STAMP)
 	$(say) CC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
@@ -138,7 +165,7 @@ $(LIBRARY): $(MODULE_OBJECTS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY)
+$(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LDLIBS) -lm -o $@
@@ -147,11 +174,12 @@ programs: $(BINARIES)
 build: $(BINARIES) $(CHECK_RUNNER)
 
 # ---------------------------------------------------------------- run
-# A program's numbers file stands for its whole run (it is written last).
+# A program's numbers file stands for its whole run (it is written last).  Every run holds
+# $(RUN_LOCK), so that no two run side by side.
 generated/numbers/%.tex: generated/bin/%
 	$(say) RUN $*
 	$(Q)mkdir -p generated/reports
-	$(Q)$< --out generated > generated/reports/$*.txt 2> generated/reports/$*.err; status=$$?; \
+	$(Q)$(RUN_LOCK) $< --out generated > generated/reports/$*.txt 2> generated/reports/$*.err; status=$$?; \
 	cat generated/reports/$*.err >&2; \
 	if [ $$status = 3 ] && [ -f WORKBOOK ]; then \
 	  echo "  $* stopped at an exercise still to write; its numbers and data are the book's"; \
@@ -162,7 +190,7 @@ generated/numbers/%.tex: generated/bin/%
 run: $(addprefix run-,$(PROGRAMS))
 $(addprefix run-,$(PROGRAMS)): run-%: generated/bin/%
 	$(Q)mkdir -p generated/reports
-	$(Q)$< --out generated > generated/reports/$*.txt; status=$$?; \
+	$(Q)$(RUN_LOCK) $< --out generated > generated/reports/$*.txt; status=$$?; \
 	  printf '\n==== %s ====\n' "$*"; cat generated/reports/$*.txt; exit $$status
 
 # ---------------------------------------------------------------- figures
@@ -179,7 +207,7 @@ figures: $(FIGURE_TEX)
 # All chapters are woven in one run so that the chunk and identifier indexes span the book.
 # This is `noweave -n -index -autodefs c` spelled out, with one filter added after autodefs:
 # tools/nolocals.awk drops the local variables that autodefs takes for global definitions.
-generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk | generated/stamps/deps
+generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk
 	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
@@ -223,23 +251,24 @@ $(BUILD)/tests/check-main.c: $(wildcard tests/check_*.c)
 	  echo '  int failed = srunner_ntests_failed(runner);'; \
 	  echo '  srunner_free(runner);'; echo '  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;'; echo '}'; } > $@
 
-$(BUILD)/tests/%.o: $(BUILD)/tests/%.c
+$(BUILD)/tests/%.o: $(BUILD)/tests/%.c $(FLAGS_STAMP)
 	$(Q)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags check) -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c | generated/stamps/deps $(TANGLED)
+$(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP)
 	$(say) CC $<
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags check) -MMD -MP -c $< -o $@
 
 -include $(wildcard $(BUILD)/tests/*.d)
 
-$(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%.o,$(SUITES)) $(LIBRARY)
+$(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%.o,$(SUITES)) $(LIBRARY) \
+                 $(FLAGS_STAMP)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LDLIBS) -lm -o $@
 
 tests: $(CHECK_RUNNER)
-	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $(CHECK_RUNNER) || { $(unsolved); exit 1; }
+	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $(RUN_LOCK) $(CHECK_RUNNER) || { $(unsolved); exit 1; }
 
 # In the workbook: the exercises whose stubs are still in the sources, with the line to edit.
 unsolved = grep -n 'exercise_unsolved("' $(CHAPTERS) 2>/dev/null | \
@@ -247,20 +276,20 @@ unsolved = grep -n 'exercise_unsolved("' $(CHAPTERS) 2>/dev/null | \
   { echo "Exercises still to write:"; cat; } >&2
 
 # Every program at its smallest size, and every suite, built with ASan and UBSan.
-sanitize: | generated/stamps/deps
+sanitize:
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/san SAN=1 generated/san/bin/check-all \
 	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
 	$(Q)for p in $(PROGRAMS); do \
 	  printf '  %-8s %s --smoke\n' SAN $$p; \
-	  generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1; status=$$?; \
+	  $(RUN_LOCK) generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1; status=$$?; \
 	  if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  (stopped at an exercise still to write)"; \
 	  elif [ $$status != 0 ]; then cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; fi; done
 	$(Q)echo "  SAN      check-all"
-	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
+	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(RUN_LOCK) generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
 	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
-lint: | generated/stamps/deps
+lint:
 	$(Q)status=0; for nw in $(CHAPTERS); do \
 	  $(NOWEB_LIB)/markup $$nw | awk -v nw=$$nw ' \
 	    /^@defn /{ name=substr($$0,7); defined[name]=1 } \
@@ -312,7 +341,7 @@ workbook-proof: attention.pdf
 	$(Q)$(MAKE) --no-print-directory WORKBOOK_DIR=$(PROOF) workbook > /dev/null
 	$(Q)echo "  PROOF    the workbook builds, with $$(grep -c '^exercise' $(PROOF)/WORKBOOK) exercises as stubs"
 	$(Q)$(MAKE) --no-print-directory -C $(PROOF) build > $(PROOF)/build.log 2>&1 || { cat $(PROOF)/build.log; exit 1; }
-	$(Q)if (cd $(PROOF) && generated/bin/check-all) > $(PROOF)/check.log 2>&1; then \
+	$(Q)if $(RUN_LOCK) sh -c 'cd $(PROOF) && generated/bin/check-all'  > $(PROOF)/check.log 2>&1; then \
 	  echo "the workbook's tests pass with the stubs in place: an exercise has no test"; exit 1; fi
 	$(Q)for n in $$(grep '^exercise' $(PROOF)/WORKBOOK | cut -d' ' -f2); do \
 	  grep -q "exercise $$n is not written yet" $(PROOF)/check.log || \
@@ -320,13 +349,29 @@ workbook-proof: attention.pdf
 	$(Q)echo "  PROOF    its tests fail, and the failures name every exercise"
 	$(Q)cp $(CHAPTERS) $(PROOF)/book/
 	$(Q)$(MAKE) --no-print-directory -C $(PROOF) build > $(PROOF)/build.log 2>&1 || { cat $(PROOF)/build.log; exit 1; }
-	$(Q)(cd $(PROOF) && generated/bin/check-all) > $(PROOF)/check.log 2>&1 || { cat $(PROOF)/check.log; exit 1; }
+	$(Q)$(RUN_LOCK) sh -c 'cd $(PROOF) && generated/bin/check-all' > $(PROOF)/check.log 2>&1 || { cat $(PROOF)/check.log; exit 1; }
 	$(Q)echo "  PROOF    with the solutions put back, its tests pass"
 
 # ---------------------------------------------------------------- bench
-bench: generated/bin/cost
+# On x86-64 the native run compares itself with cost built for plain SSE2 and for AVX2, each
+# in its own BUILD dir; all are built before the timed run starts.
+ISA_TARGETS := $(if $(filter x86_64,$(shell uname -m)),x86-64 x86-64-v3)
+ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
+bench: generated/bin/cost $(ISA_COSTS)
 	$(Q)mkdir -p generated/data
-	$(Q)generated/bin/cost --bench --out generated
+	$(Q)$(RUN_LOCK) generated/bin/cost --bench --out generated $(patsubst %,--compare %,$(ISA_COSTS))
+
+generated/isa/%/bin/cost: FORCE | tangle
+	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@
+
+# ---------------------------------------------------------------- portability
+# The library, the programs and the suites built for every target the book supports, each in
+# generated/port/<name>; every build's suites run (aarch64's under qemu).  See tools/portability.sh.
+portability: tangle
+	$(Q)tools/deps.sh --arch arm64 generated/stamps/deps-port '$(PORT_TOOLS)' '$(PORT_PACKAGES)' || exit 1
+	$(Q)MAKE='$(MAKE) --no-print-directory' PORT_BUILDS='$(PORT_BUILDS)' tools/portability.sh
+
+FORCE:
 
 # ---------------------------------------------------------------- clean
 clean:
