@@ -40,6 +40,11 @@ PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang lib
 # Every program run goes through this lock, so that timed runs never share the machine, even
 # under make -j.
 RUN_LOCK := flock generated/.run.lock
+# Tests are not timed: their OpenMP threads sleep instead of spinning while they wait, so that a
+# busy machine slows them down less (a suite runs three threads on two cores).
+TEST_ENV = CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-$(1)} OMP_WAIT_POLICY=passive
+empty :=
+space := $(empty) $(empty)
 # Set when make runs with -n: the closing message of `make` is then left out.
 DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 
@@ -114,7 +119,7 @@ $(file > $(FLAGS_STAMP),$(FLAGS_TEXT))
 endif
 endif
 
-.PHONY: all tangle build programs run figures book check bench clean help deps lint portability \
+.PHONY: all tangle build programs run figures book check bench clean help deps lint portability reliability \
         tests sanitize latex-refs workbook workbook-proof FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
@@ -268,7 +273,7 @@ $(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%
 	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LDLIBS) -lm -o $@
 
 tests: $(CHECK_RUNNER)
-	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-60} $(RUN_LOCK) $(CHECK_RUNNER) || { $(unsolved); exit 1; }
+	$(Q)$(call TEST_ENV,60) $(RUN_LOCK) $(CHECK_RUNNER) || { $(unsolved); exit 1; }
 
 # In the workbook: the exercises whose stubs are still in the sources, with the line to edit.
 unsolved = grep -n 'exercise_unsolved("' $(CHAPTERS) 2>/dev/null | \
@@ -285,7 +290,7 @@ sanitize:
 	  if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  (stopped at an exercise still to write)"; \
 	  elif [ $$status != 0 ]; then cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; fi; done
 	$(Q)echo "  SAN      check-all"
-	$(Q)CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(RUN_LOCK) generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
+	$(Q)$(call TEST_ENV,300) $(RUN_LOCK) generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
 	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
@@ -305,6 +310,10 @@ lint:
 	exit $$status
 	$(Q)echo "  LINT     chunks: every use defined, every root a file, none unused"
 
+# Attacks a reader or an attacker would try on the programs (tools/check-reliability.sh).
+reliability: $(BINARIES)
+	$(Q)$(RUN_LOCK) tools/check-reliability.sh $(BUILD)/bin
+
 latex-refs: attention.pdf
 	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined|Citation .* undefined' generated/tex/attention.log; then \
 	  grep -E 'Reference .* undefined|Citation .* undefined|undefined references' generated/tex/attention.log | sort -u; \
@@ -313,7 +322,7 @@ latex-refs: attention.pdf
 
 # The suites run last, so that Check's summary is the closing line.
 # In the workbook itself there is nothing to prove: its stubs are the point.
-check: lint latex-refs sanitize $(if $(IS_WORKBOOK),,workbook-proof)
+check: lint latex-refs sanitize $(if $(IS_WORKBOOK),,reliability workbook-proof)
 	$(Q)$(MAKE) --no-print-directory tests
 
 # ---------------------------------------------------------------- the workbook
@@ -341,7 +350,7 @@ workbook-proof: attention.pdf
 	$(Q)$(MAKE) --no-print-directory WORKBOOK_DIR=$(PROOF) workbook > /dev/null
 	$(Q)echo "  PROOF    the workbook builds, with $$(grep -c '^exercise' $(PROOF)/WORKBOOK) exercises as stubs"
 	$(Q)$(MAKE) --no-print-directory -C $(PROOF) build > $(PROOF)/build.log 2>&1 || { cat $(PROOF)/build.log; exit 1; }
-	$(Q)if $(RUN_LOCK) sh -c 'cd $(PROOF) && generated/bin/check-all'  > $(PROOF)/check.log 2>&1; then \
+	$(Q)if $(call TEST_ENV,60) $(RUN_LOCK) sh -c 'cd $(PROOF) && generated/bin/check-all'  > $(PROOF)/check.log 2>&1; then \
 	  echo "the workbook's tests pass with the stubs in place: an exercise has no test"; exit 1; fi
 	$(Q)for n in $$(grep '^exercise' $(PROOF)/WORKBOOK | cut -d' ' -f2); do \
 	  grep -q "exercise $$n is not written yet" $(PROOF)/check.log || \
@@ -349,7 +358,7 @@ workbook-proof: attention.pdf
 	$(Q)echo "  PROOF    its tests fail, and the failures name every exercise"
 	$(Q)cp $(CHAPTERS) $(PROOF)/book/
 	$(Q)$(MAKE) --no-print-directory -C $(PROOF) build > $(PROOF)/build.log 2>&1 || { cat $(PROOF)/build.log; exit 1; }
-	$(Q)$(RUN_LOCK) sh -c 'cd $(PROOF) && generated/bin/check-all' > $(PROOF)/check.log 2>&1 || { cat $(PROOF)/check.log; exit 1; }
+	$(Q)$(call TEST_ENV,60) $(RUN_LOCK) sh -c 'cd $(PROOF) && generated/bin/check-all' > $(PROOF)/check.log 2>&1 || { cat $(PROOF)/check.log; exit 1; }
 	$(Q)echo "  PROOF    with the solutions put back, its tests pass"
 
 # ---------------------------------------------------------------- bench
@@ -359,7 +368,7 @@ ISA_TARGETS := $(if $(filter x86_64,$(shell uname -m)),x86-64 x86-64-v3)
 ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
 bench: generated/bin/cost $(ISA_COSTS)
 	$(Q)mkdir -p generated/data
-	$(Q)$(RUN_LOCK) generated/bin/cost --bench --out generated $(patsubst %,--compare %,$(ISA_COSTS))
+	$(Q)$(RUN_LOCK) generated/bin/cost --bench --out generated $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
 
 generated/isa/%/bin/cost: FORCE | tangle
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@
