@@ -55,7 +55,8 @@ START_TEST(the_refusal_names_file_line_function_and_condition)
     while ((got = read(ends[0], said + length, sizeof said - 1 - length)) > 0)
         length += (size_t)got;
     said[length] = '\0';
-    close(ends[0]);
+    said[strcspn(said, "\n") + (strchr(said, '\n') != NULL)] = '\0';   /* its first line: an */
+    close(ends[0]);                                  /* emulator may add one of its own */
     int status;
     ck_assert_int_eq(waitpid(child, &status, 0), child);
     ck_assert(WIFSIGNALED(status));
