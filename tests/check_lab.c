@@ -1,8 +1,11 @@
 /* Tests of the lab module (chapter 1): option parsing and its errors, exit status 2 on bad
- * input, atomic files, and the numbers file with its macro names. */
+ * input, atomic files, paths of any length, cleanup on failure and on signals, the numbers
+ * file with its macro names, and the memory checks. */
 #include <check.h>
+#include <dirent.h>
 #include <math.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,9 +143,11 @@ START_TEST(a_file_appears_only_when_committed)
     snprintf(path, sizeof path, "%s/data/thing.dat", folder);
     ck_assert_int_ne(access(path, F_OK), 0);
     ck_assert_int_eq(access(file.temporary, F_OK), 0);
+    char temporary[256];
+    snprintf(temporary, sizeof temporary, "%s", file.temporary);
     lab_commit(&lab, &file);
     ck_assert_int_eq(access(path, F_OK), 0);
-    ck_assert_int_ne(access(file.temporary, F_OK), 0);
+    ck_assert_int_ne(access(temporary, F_OK), 0);
     remove_folder();
 }
 END_TEST
@@ -161,7 +166,8 @@ START_TEST(a_program_that_fails_leaves_no_temporary_file)
         lab_start(&lab, "test", "a test", 3, argv, NULL);
         LabFile file;
         fprintf(lab_open_data(&lab, &file, "half"), "half a file");
-        if (write(channel[1], file.temporary, sizeof file.temporary) < 0)
+        snprintf(temporary, sizeof temporary, "%s", file.temporary);
+        if (write(channel[1], temporary, sizeof temporary) < 0)
             _exit(9);
         lab_fail(&lab, "stopping half way");
     }
@@ -173,6 +179,8 @@ START_TEST(a_program_that_fails_leaves_no_temporary_file)
     ck_assert_int_ne(access(temporary, F_OK), 0);
     char path[128];
     snprintf(path, sizeof path, "%s/data/half.dat", folder);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/data", folder);     /* created for the file, now empty */
     ck_assert_int_ne(access(path, F_OK), 0);
     close(channel[0]);
     close(channel[1]);
@@ -229,6 +237,236 @@ START_TEST(many_results_all_reach_the_numbers_file)
         ck_assert_msg(at != NULL, "result %d is missing or out of order", r);
     }
     remove_folder();
+}
+END_TEST
+
+/* Runs body in a child whose standard error goes to message; returns the wait status. */
+static int run_child(void (*body)(void), char *message, size_t size)
+{
+    int channel[2];
+    ck_assert_int_eq(pipe(channel), 0);
+    const pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        close(channel[0]);
+        if (dup2(channel[1], STDERR_FILENO) < 0)
+            _exit(9);
+        body();
+        _exit(0);
+    }
+    close(channel[1]);
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < size && (got = read(channel[0], message + n, size - 1 - n)) > 0)
+        n += (size_t)got;
+    message[n] = '\0';
+    close(channel[0]);
+    int status = 0;
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    return status;
+}
+
+static bool folder_is_empty(const char *path)
+{
+    DIR *dir = opendir(path);
+    ck_assert_ptr_nonnull(dir);
+    int entries = 0;
+    for (struct dirent *entry; (entry = readdir(dir)) != NULL;)
+        entries += strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0;
+    closedir(dir);
+    return entries == 0;
+}
+
+START_TEST(integers_and_the_seed_are_decimal_digits_only)
+{
+    char *refused[][3] = {
+        { "p", "--n", "0x10" }, { "p", "--n", "1e1" }, { "p", "--n", "2.0" },
+        { "p", "--n", "12abc" }, { "p", "--n", "+5" }, { "p", "--n", " 5" },
+        { "p", "--seed", "0x10" }, { "p", "--seed", "1e3" }, { "p", "--seed", "4294967296" },
+        { "p", "--seed", "99999999999999999999999" }, { "p", "--seed", "7 " },
+    };
+    for (size_t c = 0; c < sizeof refused / sizeof refused[0]; c++) {
+        char error[256] = "";
+        ck_assert_msg(parse(3, refused[c], error) == 2, "%s %s accepted", refused[c][1],
+                      refused[c][2]);
+        ck_assert(strlen(error) > 0 && strchr(error, '\n') == NULL);
+    }
+    char error[256];
+    char *argv[] = { "p", "--n", "010", "--seed", "4294967295" };
+    Lab lab = { .slug = "test", .out_dir = "generated", .seed = 1 };
+    ck_assert_int_eq(lab_parse(&lab, 5, argv, options, error, sizeof error), 0);
+    ck_assert_int_eq(n_value, 10);
+    ck_assert_uint_eq(lab.seed, 4294967295u);
+}
+END_TEST
+
+START_TEST(given_tells_which_options_were_on_the_command_line)
+{
+    char error[256];
+    char *argv[] = { "p", "--n", "5", "--name", "--rate", "--loud", "--seed=3" };
+    Lab lab = { .slug = "test", .out_dir = "generated", .seed = 1 };
+    ck_assert_int_eq(lab_parse(&lab, 7, argv, options, error, sizeof error), 0);
+    ck_assert(lab_given(&lab, "--n"));
+    ck_assert(lab_given(&lab, "--name"));
+    ck_assert(!lab_given(&lab, "--rate"));     /* it is the value of --name */
+    ck_assert(lab_given(&lab, "--loud"));
+    ck_assert(lab_given(&lab, "--seed"));
+    ck_assert(!lab_given(&lab, "--out"));
+    ck_assert(!lab_given(&lab, "--smoke"));
+    char *joined[] = { "p", "--rate=0.1" };
+    ck_assert_int_eq(lab_parse(&lab, 2, joined, options, error, sizeof error), 0);
+    ck_assert(lab_given(&lab, "--rate"));
+    ck_assert(!lab_given(&lab, "--n"));
+}
+END_TEST
+
+/* A path of about a thousand characters is written whole, not cut at a buffer's end; and a
+ * folder given with a final slash is joined without doubling it. */
+START_TEST(a_long_output_path_is_written_whole)
+{
+    make_folder();
+    char out[1200];
+    int length = snprintf(out, sizeof out, "%s/", folder);
+    for (int part = 0; part < 4; part++) {
+        memset(out + length, 'a' + part, 240);
+        length += 240;
+        out[length++] = '/';
+    }
+    out[length] = '\0';
+    char *argv[] = { "p", "--out", out };
+    Lab lab;
+    lab_start(&lab, "test", "a test", 3, argv, NULL);
+    LabFile file;
+    fprintf(lab_open_data(&lab, &file, "thing"), "1\n");
+    char expected[1300];
+    snprintf(expected, sizeof expected, "%sdata/thing.dat", out);
+    ck_assert_str_eq(file.path, expected);
+    lab_commit(&lab, &file);
+    ck_assert_int_eq(access(expected, F_OK), 0);
+    remove_folder();
+}
+END_TEST
+
+static char long_out[4400];
+
+static void open_a_file_whose_name_is_too_long(void)
+{
+    char *argv[] = { "p", "--out", long_out };
+    Lab lab;
+    lab_start(&lab, "test", "a test", 3, argv, NULL);
+    LabFile file;
+    lab_open_data(&lab, &file, "a-name-that-takes-the-path-past-the-limit");
+}
+
+/* The folders fit the system's limit on a path, the file's name does not: the program is
+ * refused with one line, and the folders it created are removed again. */
+START_TEST(a_path_too_long_is_refused_and_leaves_nothing)
+{
+    make_folder();
+    int length = snprintf(long_out, sizeof long_out, "%s", folder);
+    while (length < 4060) {
+        long_out[length++] = '/';
+        memset(long_out + length, 'b', 200);
+        length += 200;
+    }
+    long_out[4060] = '\0';
+    static char message[9000];     /* the line names the long path */
+    const int status = run_child(open_a_file_whose_name_is_too_long, message, sizeof message);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    ck_assert_ptr_nonnull(strstr(message, "test: cannot write "));
+    ck_assert_ptr_eq(strchr(message, '\n'), message + strlen(message) - 1);
+    ck_assert(folder_is_empty(folder));
+    remove_folder();
+}
+END_TEST
+
+static void refuse_options_after_start(void)
+{
+    char out[128];
+    snprintf(out, sizeof out, "%s/out", folder);
+    char *argv[] = { "p", "--out", out };
+    Lab lab;
+    lab_start(&lab, "test", "a test", 3, argv, NULL);
+    lab_fail(&lab, "--n-heads 3 does not divide --d-model 32");
+}
+
+START_TEST(options_refused_after_start_leave_no_folder)
+{
+    make_folder();
+    char message[512];
+    const int status = run_child(refuse_options_after_start, message, sizeof message);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    ck_assert(folder_is_empty(folder));
+    remove_folder();
+}
+END_TEST
+
+static void stop_by_a_signal_while_writing(void)
+{
+    char *argv[] = { "p", "--out", folder };
+    Lab lab;
+    lab_start(&lab, "test", "a test", 3, argv, NULL);
+    LabFile file;
+    fprintf(lab_open_data(&lab, &file, "half"), "half a file");
+    fprintf(stderr, "%s\n", file.temporary);
+    fflush(stderr);
+    raise(SIGTERM);
+    _exit(0);
+}
+
+/* SIGTERM skips atexit: the handler removes the temporary file and the folder made for it,
+ * then the child dies of the signal as it would have without the handler. */
+START_TEST(a_signal_leaves_no_temporary_file)
+{
+    make_folder();
+    char temporary[512];
+    const int status = run_child(stop_by_a_signal_while_writing, temporary, sizeof temporary);
+    ck_assert(WIFSIGNALED(status));
+    ck_assert_int_eq(WTERMSIG(status), SIGTERM);
+    ck_assert_ptr_nonnull(strstr(temporary, "half.dat.tmp."));
+    *strchr(temporary, '\n') = '\0';
+    ck_assert_int_ne(access(temporary, F_OK), 0);
+    ck_assert(folder_is_empty(folder));
+    remove_folder();
+}
+END_TEST
+
+static void run_out_of_memory(void)
+{
+    char *argv[] = { "p", "--out", folder };
+    Lab lab;
+    lab_start(&lab, "ninety", "a test", 3, argv, NULL);
+    lab_alloc(SIZE_MAX / 2, 4);
+}
+
+START_TEST(out_of_memory_names_the_program)
+{
+    make_folder();
+    char message[512];
+    const int status = run_child(run_out_of_memory, message, sizeof message);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    ck_assert_msg(strncmp(message, "ninety: out of memory", 21) == 0, "got: %s", message);
+    remove_folder();
+}
+END_TEST
+
+static void ask_for_too_much_memory(void)
+{
+    Lab lab = { .slug = "cost" };
+    lab_require_memory(&lab, 1e18, "--n 1048576 --d 4096");
+}
+
+START_TEST(a_need_beyond_physical_memory_is_refused)
+{
+    ck_assert_uint_gt(lab_physical_memory(), 0);
+    Lab lab = { .slug = "cost" };
+    lab_require_memory(&lab, 1024.0, "--n 16");     /* fits: returns */
+    char message[512];
+    const int status = run_child(ask_for_too_much_memory, message, sizeof message);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    ck_assert_msg(strncmp(message, "cost: --n 1048576 --d 4096 needs 931322574.6 GiB, "
+                          "more than this machine's ", 73) == 0, "got: %s", message);
+    ck_assert_ptr_eq(strchr(message, '\n'), message + strlen(message) - 1);
 }
 END_TEST
 
@@ -292,6 +530,14 @@ Suite *lab_suite(void)
     tcase_add_exit_test(core, an_impossible_allocation_exits_with_two, 2);
     tcase_add_exit_test(core, an_unsolved_exercise_exits_with_three, 3);
     tcase_add_exit_test(core, help_exits_with_zero, 0);
+    tcase_add_test(core, integers_and_the_seed_are_decimal_digits_only);
+    tcase_add_test(core, given_tells_which_options_were_on_the_command_line);
+    tcase_add_test(core, a_long_output_path_is_written_whole);
+    tcase_add_test(core, a_path_too_long_is_refused_and_leaves_nothing);
+    tcase_add_test(core, options_refused_after_start_leave_no_folder);
+    tcase_add_test(core, a_signal_leaves_no_temporary_file);
+    tcase_add_test(core, out_of_memory_names_the_program);
+    tcase_add_test(core, a_need_beyond_physical_memory_is_refused);
     suite_add_tcase(suite, core);
     return suite;
 }
