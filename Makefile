@@ -119,7 +119,7 @@ $(file > $(FLAGS_STAMP),$(FLAGS_TEXT))
 endif
 endif
 
-.PHONY: all tangle build programs run figures book check bench clean help deps lint portability reliability \
+.PHONY: all tangle build programs run figures book check bench clean help deps lint portability reliability build-rules \
         tests sanitize latex-refs workbook workbook-proof FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
@@ -150,7 +150,7 @@ deps:
 # #line directives, through cpif, which keeps unchanged files' times.  Make remakes its
 # included makefiles before anything else, so one make tangles every chapter first, and a
 # sub-make finds them all up to date.  The chunk files have no rule of their own.
-generated/mk/%.mk: book/%.nw
+generated/mk/%.mk: book/%.nw Makefile
 	$(say) TANGLE $<
 	$(Q)mkdir -p chunks $(@D)
 	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | tr '\n' ' '); \
@@ -310,6 +310,17 @@ lint:
 	exit $$status
 	$(Q)echo "  LINT     chunks: every use defined, every root a file, none unused"
 
+# The build's own rules: a built book has nothing left to do, and CFLAGS cannot relax the
+# warnings (checked on a compile that make only prints, in a scratch BUILD dir).
+build-rules: attention.pdf
+	$(Q)$(MAKE) --no-print-directory -q attention.pdf || \
+	  { echo "make -q attention.pdf: the book just built is not up to date"; exit 1; }
+	$(Q)command=$$($(MAKE) --no-print-directory -n BUILD=generated/rules \
+	  CFLAGS='-O0 -w -Wno-error' generated/rules/obj/rng.o 2>/dev/null | grep -- '-c chunks/rng.c'); \
+	case " $$command " in *" -Werror "*) ;; *) echo "CFLAGS dropped -Werror: $$command"; exit 1;; esac; \
+	case " $$command " in *" -w "*|*" -Wno-error "*) echo "CFLAGS relaxed the warnings: $$command"; exit 1;; esac
+	$(Q)echo "  RULES    nothing to do on a built tree; CFLAGS cannot relax the warnings"
+
 # Attacks a reader or an attacker would try on the programs (tools/check-reliability.sh).
 reliability: $(BINARIES)
 	$(Q)$(RUN_LOCK) tools/check-reliability.sh $(BUILD)/bin
@@ -322,7 +333,7 @@ latex-refs: attention.pdf
 
 # The suites run last, so that Check's summary is the closing line.
 # In the workbook itself there is nothing to prove: its stubs are the point.
-check: lint latex-refs sanitize $(if $(IS_WORKBOOK),,reliability workbook-proof)
+check: lint latex-refs sanitize $(if $(IS_WORKBOOK),,build-rules reliability workbook-proof)
 	$(Q)$(MAKE) --no-print-directory tests
 
 # ---------------------------------------------------------------- the workbook
