@@ -41,5 +41,18 @@ for args in "--n 512" "--d 64" "--rss" "--variant flash --bench"; do
 done
 [ -e "$scratch/opt" ] && fail "a refused run left $scratch/opt behind"
 
-[ $failed = 0 ] && echo "  RELY     no shell, quoted paths, sizes refused, ignored options refused"
+# A missing tool, for a user who cannot install it: one line, status 1, no stamp.  Run as the
+# user nobody when we are root (a root run would call apt-get); skipped for other users, who
+# might have password-less sudo.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null 2>&1; then
+  said=$(cd "$scratch" && runuser -u nobody -- bash "$OLDPWD/tools/deps.sh" "$scratch/no/stamp" \
+           'no-such-tool-of-the-book' 'no-such-package' 2>&1)
+  status=$?
+  [ $status = 1 ] || fail "tools/deps.sh exited $status for a missing tool (want 1)"
+  [ "$(printf '%s\n' "$said" | wc -l)" = 1 ] || fail "tools/deps.sh said more than one line: $said"
+  case $said in *"Please run: sudo apt-get install"*) ;; *) fail "tools/deps.sh did not say what to run: $said";; esac
+  [ -e "$scratch/no/stamp" ] && fail "tools/deps.sh wrote its stamp with a tool missing"
+fi
+
+[ $failed = 0 ] && echo "  RELY     no shell, quoted paths, sizes and ignored options refused, missing tools named"
 exit $failed
