@@ -6,6 +6,13 @@
 #include <stdio.h>
 #include "matrix.h"
 
+/* Chapter 1 passes a Matrix by value as 16 bytes on a 64-bit machine. */
+START_TEST(a_matrix_is_sixteen_bytes_on_a_64_bit_machine)
+{
+    ck_assert(sizeof(void *) != 8 || sizeof(Matrix) == 16);
+}
+END_TEST
+
 START_TEST(product_matches_a_double_reference_on_odd_shapes)
 {
     const int shapes[][3] = { { 1, 1, 1 }, { 3, 5, 7 }, { 17, 1, 9 }, { 31, 13, 29 }, { 8, 64, 3 } };
@@ -132,6 +139,7 @@ Suite *matrix_suite(void)
 {
     Suite *suite = suite_create("matrix");
     TCase *core = tcase_create("row-major matrices");
+    tcase_add_test(core, a_matrix_is_sixteen_bytes_on_a_64_bit_machine);
     tcase_add_test(core, product_matches_a_double_reference_on_odd_shapes);
     tcase_add_test(core, loop_order_changes_nothing_bit_for_bit);
     tcase_add_test(core, transpose_swaps_indices_and_twice_is_identity);
