@@ -9,6 +9,7 @@
 #include <string.h>
 #include "attention.h"
 #include "softmax.h"
+#include "refusal.h"
 
 /* S = Q K^T (divided by sqrt(d_k) when scaled), in double, one dot product at a time. */
 static void reference_scores(Matrix q, Matrix k, bool scale, double *s)
@@ -404,14 +405,6 @@ START_TEST(a_printed_pattern_is_rounded_to_three_decimals)
     matrix_free(&m);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(scores_refuse_queries_and_keys_of_different_widths)
 {

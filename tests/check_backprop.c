@@ -12,6 +12,7 @@
 #include "multihead.h"
 #include "scaling.h"
 #include "softmax.h"
+#include "refusal.h"
 
 START_TEST(softmax_backward_matches_the_full_jacobian)
 {
@@ -289,14 +290,6 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
     multihead_free(&layer);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(product64_refuses_shapes_that_do_not_chain)
 {

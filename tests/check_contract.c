@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "contract.h"
+#include "refusal.h"
 
 static int twice(int n)
 {
@@ -15,14 +16,6 @@ static int twice(int n)
     return 2 * n;
 }
 static const int twice_require_line = __LINE__ - 3;
-
-/* A refused call prints one line; the tests that expect a refusal keep it off the output.
- * A checked fixture runs in the test's own process, so the runner's stderr is untouched. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(a_kept_requirement_returns)
 {

@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "lab.h"
 #include "rng.h"
+#include "refusal.h"
 
 /* The causal head written the obvious way, in double precision. */
 static void reference_head(Matrix q, Matrix k, Matrix v, double *out)
@@ -326,13 +327,6 @@ START_TEST(the_schedule_bound_matches_an_exhaustive_split_on_two_threads)
     ck_assert_double_eq_tol(cost_schedule_speedup(64, 1), 1.0, 1e-12);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; keep it off the test output. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 /* flash tiles 32 columns at a time: a width of 48 would read and write past the rows. */
 START_TEST(cost_attend_refuses_a_width_its_tiles_do_not_cover)

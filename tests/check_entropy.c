@@ -11,6 +11,7 @@
 #include "mask.h"
 #include "rng.h"
 #include "softmax.h"
+#include "refusal.h"
 
 START_TEST(uniform_row_has_entropy_ln_m)
 {
@@ -144,14 +145,6 @@ START_TEST(the_bar_scales_to_its_width_and_marks_the_ceiling)
     ck_assert_int_eq((int)strspn(bar, "#"), 20);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(entropy_refuses_a_negative_length)
 {

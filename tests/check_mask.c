@@ -11,6 +11,7 @@
 #include "attention.h"
 #include "mask.h"
 #include "softmax.h"
+#include "refusal.h"
 
 /* The test of exercise ex:masking-causal: it calls mask_causal directly. */
 START_TEST(the_causal_mask_forbids_exactly_the_entries_above_the_diagonal)
@@ -289,14 +290,6 @@ START_TEST(the_module_masks_combine_into_all_masked_rows)
     matrix_free(&s);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(leak_refuses_a_position_past_the_sequence)
 {

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include "matrix.h"
+#include "refusal.h"
 
 /* Chapter 1 passes a Matrix by value as 16 bytes on a 64-bit machine. */
 START_TEST(a_matrix_is_sixteen_bytes_on_a_64_bit_machine)
@@ -107,14 +108,6 @@ START_TEST(loop_order_changes_nothing_bit_for_bit)
     matrix_free(&c);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(multiply_refuses_shapes_that_do_not_chain)
 {

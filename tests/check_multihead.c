@@ -9,6 +9,7 @@
 #include "attention.h"
 #include "mask.h"
 #include "multihead.h"
+#include "refusal.h"
 
 START_TEST(head_width_divides_or_is_zero)
 {
@@ -228,14 +229,6 @@ START_TEST(toy_layer_depends_only_on_the_seed)
     multihead_free(&c);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(new_refuses_heads_that_split_the_width_unevenly)
 {

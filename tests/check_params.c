@@ -12,6 +12,7 @@
 #include "multihead.h"
 #include "params.h"
 #include "rng.h"
+#include "refusal.h"
 
 /* A GPT-style decoder as GPT-2 builds it: biases, tied output, d_ff = 4d, H d_head = d. */
 static ModelShape gpt(int layers, int d, int heads, int vocab, int context)
@@ -378,14 +379,6 @@ START_TEST(formatters_group_digits_and_pick_units)
     ck_assert_str_eq(params_bytes(1023.9 * 1024, text, 32), "1.00 MiB");
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(round_refuses_zero_digits)
 {

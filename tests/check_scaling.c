@@ -9,6 +9,7 @@
 #include "rng.h"
 #include "scaling.h"
 #include "softmax.h"
+#include "refusal.h"
 
 START_TEST(sample_variance_matches_closed_forms)
 {
@@ -218,14 +219,6 @@ START_TEST(only_unscaled_rows_saturate_as_d_grows)
     ck_assert_double_le(large[0].gradient_median, 0.01 * large[1].gradient_median);
 }
 END_TEST
-
-/* A refused call prints one line on stderr; the tests that expect a refusal keep it off the
- * output.  A checked fixture runs in the test's own process, not in the runner. */
-static void silence_stderr(void)
-{
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        ck_abort_msg("cannot send stderr to /dev/null");
-}
 
 START_TEST(softmax_backward_refuses_a_negative_length)
 {
