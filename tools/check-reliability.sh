@@ -33,6 +33,10 @@ else
   [ "$(wc -l < "$scratch/big.txt")" = 1 ] || fail "the refusal is not one line"
 fi
 
+# A lone --variant times the sizes the chapter names.
+"$bin/cost" --smoke --variant flash --repeat 1 --out "$scratch/lone" > "$scratch/lone.txt" 2>&1
+grep -q 'n=4096 d=128 ' "$scratch/lone.txt" || fail "cost --variant flash did not time n = 4096, d = 128: $(head -1 "$scratch/lone.txt")"
+
 # Options that would be ignored are refused instead.
 for args in "--n 512" "--d 64" "--rss" "--variant flash --bench"; do
   "$bin/cost" --smoke $args --out "$scratch/opt" > "$scratch/opt.txt" 2>&1
