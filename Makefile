@@ -28,9 +28,10 @@ NOWEB_LIB ?= /usr/lib/noweb
 BUILD   ?= generated
 # What the build needs beyond gcc and make (a command, pc:MODULE for pkg-config, or a path),
 # and the Debian packages that hold them; tools/deps.sh checks and installs.
-TOOLS    := notangle noweave noroots cpif pdflatex bibtex gnuplot pkg-config pc:check pdftotext
+TOOLS    := notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
+            /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty
 PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
-            poppler-utils
+            poppler-utils texlive-pictures
 # `make portability` needs more: cross compilers, qemu, clang (tools/portability.sh).
 # PORT_BUILDS="native aarch64" runs only those of its builds.
 PORT_TOOLS    := clang aarch64-linux-gnu-gcc qemu-aarch64 /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc \
