@@ -31,6 +31,10 @@ pdftotext -bbox "$pdf" "$boxes" || exit 2
 awk -f tools/check-margins.awk "$boxes" || status=1
 awk -f tools/check-pagetops.awk "$boxes" || status=1
 awk -f tools/check-floats.awk "$positions" || status=1
-if pdftotext "$pdf" - | grep -n '[«»]' | sed 's/^/guillemets in the PDF, text line /'; then status=1; fi
+guillemets=$(pdftotext "$pdf" - | grep -n '[«»]' | head -5)
+if [ -n "$guillemets" ]; then
+    echo "$guillemets" | sed 's/^/guillemets in the PDF, at text line /'
+    status=1
+fi
 [ $status = 0 ] && echo "  PRINT    code lines, margins, floats, page tops, ligatures: all right"
 exit $status
