@@ -58,7 +58,12 @@ say := @printf '  %-8s %s\n'
 endif
 
 # ---------------------------------------------------------------- what the sources say
-CHAPTERS := $(sort $(wildcard book/[0-9][0-9]-*.nw))
+# The appendices (book/A1-slug.nw, ...) are chapters too: they tangle, lint and weave like the
+# others, and sort after them; the weave puts them after \appendix.
+CHAPTERS := $(sort $(wildcard book/[0-9][0-9]-*.nw) $(wildcard book/A[0-9]-*.nw))
+APPENDICES := $(filter book/A%,$(CHAPTERS))
+# A root chunk is named by the file it makes.
+ROOT_NAME := [A-Za-z0-9.+-]+\.(c|h|sh)
 SLUGS    := $(patsubst book/%.nw,%,$(CHAPTERS))
 FIGURES  := $(patsubst figures/%.gp,%,$(wildcard figures/*.gp))
 SUITES   := $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c))
@@ -151,11 +156,15 @@ deps:
 # #line directives, through cpif, which keeps unchanged files' times.  Make remakes its
 # included makefiles before anything else, so one make tangles every chapter first, and a
 # sub-make finds them all up to date.  The chunk files have no rule of their own.
-generated/mk/%.mk: book/%.nw Makefile
+# A chapter's program may use chunks that an appendix defines (the lab bench keeps a program's
+# plumbing there), so a chapter is tangled together with the appendices; its roots are the
+# file names among the chunks it defines and does not use.
+generated/mk/%.mk: book/%.nw $(APPENDICES) Makefile
 	$(say) TANGLE $<
 	$(Q)mkdir -p chunks $(@D)
-	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | tr '\n' ' '); \
-	for root in $$roots; do notangle -L -R"$$root" $< | cpif chunks/$$root || exit 1; done; \
+	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | grep -E '^$(ROOT_NAME)$$' | tr '\n' ' '); \
+	for root in $$roots; do notangle -L -R"$$root" $< $(filter-out $<,$(APPENDICES)) | cpif chunks/$$root \
+	  || exit 1; done; \
 	echo "ROOTS += $$(printf 'chunks/%s ' $$roots)" > $@
 
 tangle: $(patsubst %,generated/mk/%.mk,$(SLUGS))
@@ -213,11 +222,20 @@ figures: $(FIGURE_TEX)
 # All chapters are woven in one run so that the chunk and identifier indexes span the book.
 # This is `noweave -n -index -autodefs c` spelled out, with one filter added after autodefs:
 # tools/nolocals.awk drops the local variables that autodefs takes for global definitions.
+# The woven text is then cut where the first appendix begins: the master inputs
+# chapters.tex before \appendix and appendices.tex after it.
 generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk
 	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
-	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $@
+	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $(@D)/woven.tex
+	$(Q)awk -v chapters=$@.tmp -v appendices=$(@D)/appendices.tex.tmp ' \
+	  BEGIN { printf "" > appendices } \
+	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
+	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
+	  { print > (cut ? appendices : chapters) }' $(@D)/woven.tex
+	$(Q)mv $(@D)/appendices.tex.tmp $(@D)/appendices.tex && mv $@.tmp $@
+generated/tex/appendices.tex: generated/tex/chapters.tex
 
 # The preface's example compiler error quotes the line where rng_seed sets the increment.
 generated/tex/numbers.tex: $(NUMBERS) book/01-foundations.nw
@@ -231,6 +249,7 @@ generated/tex/bibliography.tex: $(BIBS)
 
 LATEX := TEXINPUTS=book: pdflatex -interaction=nonstopmode -halt-on-error -output-directory=generated/tex
 attention.pdf: book/attention.tex $(wildcard book/*.sty book/*.tex) $(BIBS) generated/tex/chapters.tex \
+               generated/tex/appendices.tex \
                generated/tex/numbers.tex generated/tex/bibliography.tex $(FIGURE_TEX)
 	$(say) LATEX $@
 	$(Q)$(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }
@@ -296,18 +315,22 @@ sanitize:
 	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
+# A chapter is read with the appendices, as it is tangled; an appendix with every chapter, so
+# that a chunk it defines for a chapter counts as used.  Each file answers for its own chunks.
 lint:
 	$(Q)status=0; for nw in $(CHAPTERS); do \
-	  $(NOWEB_LIB)/markup $$nw | awk -v nw=$$nw ' \
-	    /^@defn /{ name=substr($$0,7); defined[name]=1 } \
-	    /^@use /{ name=substr($$0,6); used[name]=1 } \
+	  case $$nw in book/A*) with="$(CHAPTERS)";; *) with="$(APPENDICES)";; esac; \
+	  $(NOWEB_LIB)/markup $$nw $$(for f in $$with; do [ $$f = $$nw ] || echo $$f; done) | awk -v nw=$$nw ' \
+	    /^@file /{ file=substr($$0,7) } \
+	    /^@defn /{ name=substr($$0,7); defined[name]=1; if (file == nw) own[name]=1 } \
+	    /^@use /{ name=substr($$0,6); used[name]=1; if (file == nw) uses[name]=1 } \
 	    END { bad=0; \
-	      for (n in used) if (!(n in defined)) { print nw ": chunk <<" n ">> is used but never defined"; bad=1 } \
-	      for (n in defined) if (!(n in used) && n !~ /^[A-Za-z0-9.+-]+\.(c|h|sh)$$/) { \
+	      for (n in uses) if (!(n in defined)) { print nw ": chunk <<" n ">> is used but never defined"; bad=1 } \
+	      for (n in own) if (!(n in used) && n !~ /^$(ROOT_NAME)$$/) { \
 	        print nw ": chunk <<" n ">> is defined but never used (a root must be a file name)"; bad=1 } \
-	      for (n in defined) if (n ~ /_/) { print nw ": chunk <<" n ">> has an underscore"; bad=1 } \
+	      for (n in own) if (n ~ /_/) { print nw ": chunk <<" n ">> has an underscore"; bad=1 } \
 	      exit bad }' || status=1; done; \
-	dupes=$$(for nw in $(CHAPTERS); do noroots $$nw; done | sort | uniq -d); \
+	dupes=$$(for nw in $(CHAPTERS); do noroots $$nw | grep -E '^<<$(ROOT_NAME)>>$$'; done | sort | uniq -d); \
 	if [ -n "$$dupes" ]; then echo "roots defined by two chapters: $$dupes"; status=1; fi; \
 	exit $$status
 	$(Q)echo "  LINT     chunks: every use defined, every root a file, none unused"
