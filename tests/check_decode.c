@@ -22,12 +22,13 @@ static double max_difference(Matrix a, Matrix b)
     return worst;
 }
 
-static void decode_sequence(const MultiHead *m, Matrix x, int window, Matrix output)
+static void decode_sequence(const MultiHead *m, const DecodeRope *rope, Matrix x, int window,
+                            Matrix output)
 {
     KvCache c = decode_cache_new(m->n_heads, m->n_heads, m->d_head,
                                  window > 0 ? window : x.rows, window > 0);
     for (int t = 0; t < x.rows; t++)
-        decode_step(m, &c, (Matrix){ 1, x.cols, &AT(x, t, 0) },
+        decode_step(m, rope, &c, (Matrix){ 1, x.cols, &AT(x, t, 0) },
                     (Matrix){ 1, x.cols, &AT(output, t, 0) });
     ck_assert_int_eq(c.length, x.rows);
     decode_cache_free(&c);
@@ -99,9 +100,9 @@ START_TEST(cached_decoding_equals_the_full_causal_pass_bit_for_bit)
         Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
                cached = matrix_new(T, d), weights = matrix_new(heads * T, T);
         multihead_forward(&m, x, true, mask_causal, weights, full);
-        decode_sequence(&m, x, 0, cached);
+        decode_sequence(&m, NULL, x, 0, cached);
         ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
-        decode_full_forward(&m, x, 0, cached);
+        decode_full_forward(&m, NULL, x, 0, cached);
         ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
         multihead_free(&m);
         Matrix *all[] = { &x, &full, &cached, &weights };
@@ -121,18 +122,47 @@ START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), band = matrix_new(T, d),
            ring = matrix_new(T, d);
     for (int w = 0; w < 5; w++) {
-        decode_full_forward(&m, x, windows[w], band);
-        decode_sequence(&m, x, windows[w], ring);
+        decode_full_forward(&m, NULL, x, windows[w], band);
+        decode_sequence(&m, NULL, x, windows[w], ring);
         ck_assert_msg(max_difference(band, ring) == 0.0, "window %d", windows[w]);
     }
     /* The window is not the full pass: a short window changes late outputs. */
-    decode_full_forward(&m, x, 0, band);
-    decode_sequence(&m, x, 5, ring);
+    decode_full_forward(&m, NULL, x, 0, band);
+    decode_sequence(&m, NULL, x, 5, ring);
     ck_assert(max_difference(band, ring) > 1e-3);
     multihead_free(&m);
     matrix_free(&x);
     matrix_free(&band);
     matrix_free(&ring);
+}
+END_TEST
+
+/* Keys stored rotated: with RoPE, with and without a window, in both layouts. */
+START_TEST(cached_decoding_with_rope_equals_the_full_pass_with_rope)
+{
+    const int d = 48, heads = 3, T = 2 * DECODE_TILE + 9;
+    const RopeLayout layouts[2] = { ROPE_INTERLEAVED, ROPE_HALF_SPLIT };
+    Rng rng;
+    rng_seed(&rng, 55, 1);
+    MultiHead m = multihead_new(d, heads, &rng);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
+           cached = matrix_new(T, d), plain = matrix_new(T, d);
+    for (int l = 0; l < 2; l++) {
+        const DecodeRope rope = { layouts[l], 10000.0 };
+        for (int window = 0; window <= 7; window += 7) {
+            decode_full_forward(&m, &rope, x, window, full);
+            decode_sequence(&m, &rope, x, window, cached);
+            ck_assert_msg(max_difference(full, cached) == 0.0, "layout %d window %d", l,
+                          window);
+        }
+        /* RoPE is not a no-op: the outputs differ from the pass without positions. */
+        decode_full_forward(&m, NULL, x, 0, plain);
+        ck_assert(max_difference(full, plain) > 1e-3);
+    }
+    multihead_free(&m);
+    Matrix *all[] = { &x, &full, &cached, &plain };
+    for (int a = 0; a < 4; a++)
+        matrix_free(all[a]);
 }
 END_TEST
 
@@ -356,6 +386,7 @@ Suite *decode_suite(void)
     tcase_add_test(core, a_window_keeps_exactly_the_last_w_positions);
     tcase_add_test(core, cached_decoding_equals_the_full_causal_pass_bit_for_bit);
     tcase_add_test(core, a_ring_of_w_slots_equals_the_band_mask_bit_for_bit);
+    tcase_add_test(core, cached_decoding_with_rope_equals_the_full_pass_with_rope);
     tcase_add_test(core, grouped_heads_equal_full_heads_with_copied_keys_and_values);
     tcase_add_test(core, the_split_merge_equals_the_one_thread_read);
     tcase_add_test(core, a_merged_part_with_no_allowed_key_adds_nothing);
