@@ -410,6 +410,7 @@ ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
 bench: generated/bin/cost $(ISA_COSTS)
 	$(Q)mkdir -p generated/data
 	$(Q)$(RUN_LOCK) generated/bin/cost --bench --out generated $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
+	$(Q)$(MAKE) --no-print-directory generated/bin/decoding && $(RUN_LOCK) generated/bin/decoding --bench --out generated
 
 generated/isa/%/bin/cost: FORCE | tangle
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@
