@@ -1,40 +1,54 @@
-# Chapter 2: the 8 x 8 attention pattern of one head on the toy sentence, as a heatmap.
-# The data file is a matrix whose first row and first column are the tokens; gnuplot uses
-# them as the tic labels.  The weight of each cell is written in it.  The colour bar is drawn
-# as an image of its own, so that it is one smooth gradient.
-set terminal cairolatex pdf input colortext size 12cm,9cm font ",9"
+# Chapter 2: the 8 x 8 attention pattern of the chapter's head on the toy sentence, with the
+# 1/sqrt(d_k) scale (left) and without it (right), one colour scale for both.  Each data file
+# is a matrix whose first row and first column are the labels "position token"; gnuplot uses
+# them as the tic labels.  The weight of each cell is written in it, dark text on light cells
+# and light text on dark ones, so that the figure reads in grey as well as in colour.
+set terminal cairolatex pdf input colortext size 15cm,8.2cm font ",9"
 set output outfile
 unset key
 unset grid
 unset colorbox
 set cbrange [0:1]
-set multiplot
-set lmargin at screen 0.15
-set rmargin at screen 0.80
-set tmargin at screen 0.97
-set bmargin at screen 0.13
+set tmargin at screen 0.93
+set bmargin at screen 0.21
 set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
-set xtics scale 0
+set xtics scale 0 rotate by 45 right
 set ytics scale 0
-set xlabel 'key: the token attended to ($j$)'
-set ylabel 'query: the token attending ($i$)' offset -1.5,0
+set xlabel 'key $j$: the position attended to' offset 0,-0.3
+# LaTeX sets the cell text small; the leading zero of a weight is dropped to save room.
 # (The doubled backslash is needed: gnuplot eats one in a label taken from a using spec.)
-cell(w) = '\\small ' . sprintf('%.2f', w)
+short(w) = w >= 0.995 ? sprintf('%.2f', w) : sprintf('%.2f', w)[2:]
+cell(w) = '\\scriptsize ' . short(w)
+set multiplot
+set lmargin at screen 0.11
+set rmargin at screen 0.485
+set title 'with the scale $1/\sqrt{d_k}$'
+set ylabel 'query $i$: the position attending' offset -0.5,0
 plot data('one-head-pattern') matrix rowheaders columnheaders using 1:2:3 with image, \
      '' matrix rowheaders columnheaders using 1:2:($3 < 0.5 ? cell($3) : '') \
         with labels tc rgb 'white', \
      '' matrix rowheaders columnheaders using 1:2:($3 >= 0.5 ? cell($3) : '') \
         with labels tc rgb 'black'
-# The colour bar.
-set lmargin at screen 0.85
+# The rows are the same positions as on the left: no second set of row labels.
+set lmargin at screen 0.505
 set rmargin at screen 0.88
+set title 'without the scale'
+unset ylabel
+unset ytics
+plot data('one-head-pattern-unscaled') matrix rowheaders columnheaders using 1:2:3 with image, \
+     '' matrix rowheaders columnheaders using 1:2:($3 < 0.5 ? cell($3) : '') \
+        with labels tc rgb 'white', \
+     '' matrix rowheaders columnheaders using 1:2:($3 >= 0.5 ? cell($3) : '') \
+        with labels tc rgb 'black'
+# The colour bar, drawn as an image of its own so that it is one smooth gradient.
+set lmargin at screen 0.905
+set rmargin at screen 0.925
+unset title
 unset xtics
 unset xlabel
-unset ylabel
 set xrange [0:1]
 set yrange [0:1]
-unset ytics
 set y2range [0:1]
 set y2tics 0.2 scale 0.5
 set y2label 'weight $A_{ij}$'

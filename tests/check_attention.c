@@ -82,6 +82,38 @@ START_TEST(the_toy_sentence_has_eight_tokens_and_repeatable_embeddings)
 }
 END_TEST
 
+START_TEST(an_embedding_is_its_tokens_vector_plus_its_positions)
+{
+    enum { D = 64 };
+    Matrix x = toy_embeddings(D, 3), tokens = toy_token_vectors(D, 3),
+           positions = toy_position_vectors(D, 3);
+    ck_assert_int_eq(tokens.rows, TOY_VOCABULARY);
+    ck_assert_int_eq(positions.rows, TOY_LENGTH);
+    for (int t = 0; t < TOY_LENGTH; t++) {
+        for (int u = 0; u < TOY_LENGTH; u++)        /* one id per distinct token */
+            ck_assert_int_eq(toy_token_ids[t] == toy_token_ids[u],
+                             strcmp(toy_tokens[t], toy_tokens[u]) == 0);
+        for (int c = 0; c < D; c++)
+            ck_assert_float_eq(AT(x, t, c),
+                               AT(tokens, toy_token_ids[t], c) + AT(positions, t, c));
+    }
+    /* The two "the"s differ only by their positions' vectors. */
+    for (int c = 0; c < D; c++)
+        ck_assert_float_eq_tol(AT(x, 4, c) - AT(x, 0, c),
+                               AT(positions, 4, c) - AT(positions, 0, c), 1e-5f);
+    /* Each part has entries of variance 1/2, so that X has entries of variance 1. */
+    double parts = 0.0, whole = 0.0;
+    for (int e = 0; e < TOY_LENGTH * D; e++)
+        parts += (double)positions.data[e] * positions.data[e] / (TOY_LENGTH * D),
+        whole += (double)x.data[e] * x.data[e] / (TOY_LENGTH * D);
+    ck_assert_double_eq_tol(parts, 0.5, 0.15);
+    ck_assert_double_eq_tol(whole, 1.0, 0.3);
+    Matrix *all[] = { &x, &tokens, &positions };
+    for (int m = 0; m < 3; m++)
+        matrix_free(all[m]);
+}
+END_TEST
+
 START_TEST(head_weights_have_their_shapes_and_spread)
 {
     Rng rng;
@@ -250,11 +282,12 @@ START_TEST(the_head_matches_a_double_precision_reference)
 }
 END_TEST
 
+/* The steps of the program one-head, at its default width, for seeds 0 and 1 (its default). */
 START_TEST(the_head_is_its_five_steps)
 {
     const int T = TOY_LENGTH, d = 32;
-    Matrix x = toy_embeddings(d, 1);
-    HeadWeights w = toy_head_weights(d, d, 1);
+    Matrix x = toy_embeddings(d, (uint64_t)_i);
+    HeadWeights w = toy_head_weights(d, d, (uint64_t)_i);
     Matrix q = matrix_new(T, d), k = matrix_new(T, d), v = matrix_new(T, d),
            a = matrix_new(T, T), o = matrix_new(T, d), weights = matrix_new(T, T),
            output = matrix_new(T, d);
@@ -376,10 +409,10 @@ START_TEST(a_written_pattern_has_the_tokens_on_both_sides)
     ck_assert_ptr_nonnull(out);
     attention_write_pattern(out, m, tokens);
     fclose(out);
-    const char *expected = "query\\key x y .\n"
-                           "x 0.000000 0.125000 0.250000\n"
-                           "y 0.375000 0.500000 0.625000\n"
-                           ". 0.750000 0.875000 1.000000\n";
+    const char *expected = "query\\key \"0 x\" \"1 y\" \"2 .\"\n"
+                           "\"0 x\" 0.000000 0.125000 0.250000\n"
+                           "\"1 y\" 0.375000 0.500000 0.625000\n"
+                           "\"2 .\" 0.750000 0.875000 1.000000\n";
     const char *body = strchr(text, '\n');
     ck_assert_ptr_nonnull(body);
     ck_assert(text[0] == '#');
@@ -421,13 +454,14 @@ Suite *attention_suite(void)
     Suite *suite = suite_create("attention");
     TCase *core = tcase_create("one head");
     tcase_add_test(core, the_toy_sentence_has_eight_tokens_and_repeatable_embeddings);
+    tcase_add_test(core, an_embedding_is_its_tokens_vector_plus_its_positions);
     tcase_add_test(core, head_weights_have_their_shapes_and_spread);
     tcase_add_test(core, unscaled_scores_are_the_dot_products_of_queries_and_keys);
     tcase_add_test(core, scaled_scores_are_dot_products_over_root_dk);
     tcase_add_test(core, scaled_scores_spread_about_one_for_every_width);
     tcase_add_test(core, every_row_of_the_pattern_is_positive_and_sums_to_one);
     tcase_add_test(core, the_head_matches_a_double_precision_reference);
-    tcase_add_test(core, the_head_is_its_five_steps);
+    tcase_add_loop_test(core, the_head_is_its_five_steps, 0, 2);
     tcase_add_test(core, zero_queries_attend_uniformly_and_average_the_values);
     tcase_add_test(core, the_mask_acts_on_the_scores_before_the_softmax);
     tcase_add_test(core, shuffling_the_input_shuffles_the_pattern_and_the_output);

@@ -1,6 +1,7 @@
 /* Tests of the multihead module (chapter 5): the head width, the reshape's offsets, split and
  * merge, one head with W_O = I against the single head of chapter 2, every head against the
- * single head on its slice, and the causal mask in every head. */
+ * single head on its slice, and the causal mask in every head; the sum form of W_O; the
+ * reader of the toy input and the three hand-built heads, each against its closed form. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -239,6 +240,136 @@ START_TEST(new_refuses_heads_that_split_the_width_unevenly)
 }
 END_TEST
 
+START_TEST(the_sum_form_is_the_concatenated_form)
+{
+    enum { T = 5, D = 12, H = 3 };
+    Rng rng;
+    rng_seed(&rng, 31, 0);
+    MultiHead m = multihead_new(D, H, &rng);
+    Matrix concat = matrix_new_normal(T, D, &rng, 1.0f), product = matrix_new(T, D),
+           sum = matrix_new(T, D);
+    matrix_multiply(concat, m.w_out, product);
+    multihead_output_as_sum(&m, concat, sum);
+    for (int t = 0; t < T; t++)          /* each entry against a sum over heads in double */
+        for (int j = 0; j < D; j++) {
+            double by_heads = 0.0;
+            for (int h = 0; h < H; h++)
+                for (int c = 0; c < D / H; c++)
+                    by_heads += (double)AT(concat, t, h * (D / H) + c)
+                                * AT(m.w_out, h * (D / H) + c, j);
+            ck_assert_double_eq_tol(AT(sum, t, j), by_heads, 1e-5);
+            ck_assert_double_eq_tol(AT(sum, t, j), AT(product, t, j), 1e-5);
+        }
+    multihead_free(&m);
+    Matrix *all[] = { &concat, &product, &sum };
+    for (int a = 0; a < 3; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
+START_TEST(the_reader_reads_the_token_and_the_position_of_every_row)
+{
+    for (int d = HANDBUILT_FEATURES; d <= 64; d += 49) {
+        Matrix x = toy_embeddings(d, 5), reader = toy_reader(d, 5),
+               features = matrix_new(TOY_LENGTH, HANDBUILT_FEATURES);
+        matrix_multiply(x, reader, features);
+        for (int t = 0; t < TOY_LENGTH; t++)
+            for (int f = 0; f < HANDBUILT_FEATURES; f++) {
+                const int one = f == toy_token_ids[t] || f == TOY_VOCABULARY + t;
+                ck_assert_float_eq_tol(AT(features, t, f), (float)one, 1e-4f);
+            }
+        Matrix *all[] = { &x, &reader, &features };
+        for (int a = 0; a < 3; a++)
+            matrix_free(all[a]);
+    }
+}
+END_TEST
+
+/* The pattern of a hand-built head on the toy sentence, causal and scaled. */
+static Matrix handbuilt_pattern(HeadJob job, uint64_t seed)
+{
+    HeadWeights w = handbuilt_head(job, 32, seed);
+    Matrix pattern = matrix_new(TOY_LENGTH, TOY_LENGTH), x = toy_embeddings(32, seed),
+           output = matrix_new(TOY_LENGTH, HANDBUILT_FEATURES);
+    attention_head(x, w, true, mask_causal, pattern, output);
+    head_weights_free(&w);
+    matrix_free(&x);
+    matrix_free(&output);
+    return pattern;
+}
+
+/* Row i of a hand-built head: weight e^g on the chosen key, 1 on every other allowed key
+ * with score 0, and e^(g/2) on a key with half the gap (the duplicate head's own key). */
+static double closed_form(double chosen, int others, double half)
+{
+    const double g = HANDBUILT_GAP;
+    return chosen * exp(g) / (chosen * exp(g) + others + half * exp(g / 2));
+}
+
+START_TEST(the_previous_token_head_looks_at_the_previous_token)
+{
+    for (uint64_t seed = 0; seed < 3; seed++) {
+        Matrix a = handbuilt_pattern(HEAD_PREVIOUS, seed);
+        ck_assert_float_eq(AT(a, 0, 0), 1.0f);
+        for (int i = 1; i < TOY_LENGTH; i++)
+            ck_assert_double_eq_tol(AT(a, i, i - 1), closed_form(1, i, 0), 1e-4);
+        matrix_free(&a);
+    }
+}
+END_TEST
+
+START_TEST(the_first_token_head_looks_at_the_first_token)
+{
+    for (uint64_t seed = 0; seed < 3; seed++) {
+        Matrix a = handbuilt_pattern(HEAD_FIRST, seed);
+        for (int i = 0; i < TOY_LENGTH; i++)
+            ck_assert_double_eq_tol(AT(a, i, 0), closed_form(1, i, 0), 1e-4);
+        matrix_free(&a);
+    }
+}
+END_TEST
+
+START_TEST(the_duplicate_token_head_sends_the_second_the_to_the_first)
+{
+    for (uint64_t seed = 0; seed < 3; seed++) {
+        Matrix a = handbuilt_pattern(HEAD_DUPLICATE, seed);
+        ck_assert_str_eq(toy_tokens[4], toy_tokens[0]);
+        /* Row 4: key 0 has the gap, key 4 (itself) half of it, keys 1-3 nothing. */
+        ck_assert_double_eq_tol(AT(a, 4, 0), closed_form(1, 3, 1), 1e-4);
+        for (int i = 1; i < TOY_LENGTH; i++)          /* a token without a copy: itself */
+            if (i != 4)
+                ck_assert_double_eq_tol(AT(a, i, i),
+                                        exp(HANDBUILT_GAP / 2) / (exp(HANDBUILT_GAP / 2) + i),
+                                        1e-4);
+        matrix_free(&a);
+    }
+}
+END_TEST
+
+START_TEST(distance_is_zero_for_equal_heads_and_one_for_disjoint_rows)
+{
+    enum { T = 4 };
+    Matrix a = matrix_new(T, T), b = matrix_new(T, T);
+    for (int i = 0; i < T; i++) {
+        AT(a, i, 0) = 1.0f;                       /* every row on key 0 */
+        AT(b, i, i > 0 ? i : 0) = 1.0f;           /* every row but row 0 elsewhere */
+    }
+    ck_assert_double_eq(multihead_distance(a, a), 0.0);
+    ck_assert_double_eq(multihead_distance(a, b), 1.0);
+    AT(b, 1, 0) = 0.5f, AT(b, 1, 1) = 0.5f;       /* row 1 now half on key 0 */
+    ck_assert_double_eq_tol(multihead_distance(a, b), (0.5 + 1 + 1) / 3, 1e-12);
+    matrix_free(&a);
+    matrix_free(&b);
+}
+END_TEST
+
+START_TEST(reader_refuses_a_model_narrower_than_its_parts)
+{
+    Matrix reader = toy_reader(HANDBUILT_FEATURES - 1, 0);
+    matrix_free(&reader);
+}
+END_TEST
+
 Suite *multihead_suite(void)
 {
     Suite *suite = suite_create("multihead");
@@ -254,10 +385,19 @@ Suite *multihead_suite(void)
     tcase_add_test(forward, every_head_is_causal);
     tcase_add_test(forward, no_head_leaks_the_future);
     tcase_add_test(forward, toy_layer_depends_only_on_the_seed);
+    tcase_add_test(forward, the_sum_form_is_the_concatenated_form);
     suite_add_tcase(suite, forward);
+    TCase *known = tcase_create("hand-built heads");
+    tcase_add_test(known, the_reader_reads_the_token_and_the_position_of_every_row);
+    tcase_add_test(known, the_previous_token_head_looks_at_the_previous_token);
+    tcase_add_test(known, the_first_token_head_looks_at_the_first_token);
+    tcase_add_test(known, the_duplicate_token_head_sends_the_second_the_to_the_first);
+    tcase_add_test(known, distance_is_zero_for_equal_heads_and_one_for_disjoint_rows);
+    suite_add_tcase(suite, known);
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, new_refuses_heads_that_split_the_width_unevenly, SIGABRT);
+    tcase_add_test_raise_signal(refused, reader_refuses_a_model_narrower_than_its_parts, SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
