@@ -30,8 +30,18 @@ do for [b = 0:2 * cols - 1] {
     set rmargin at screen left + (c + 1) * cell_width - 0.01
     set tmargin at screen top - r * cell_height - 0.03
     set bmargin at screen top - (r + 1) * cell_height + 0.03
-    set title sprintf('%s, layer %d head %d', r == 0 ? 'initial' : 'trained', c / H + 1, c % H) \
-        offset 0,-0.8 font ",8"
+    if (r == 0) {
+        set title sprintf('layer %d, head %d', c / H + 1, c % H) offset 0,-0.6 font ",8"
+    } else {
+        unset title
+    }
+    if (c == 0) {
+        set ytics
+        set ylabel (r == 0 ? 'initial' : 'trained') offset 1,0
+    } else {
+        unset ytics
+        unset ylabel
+    }
     if (b == 2 * cols - 1) {
         set colorbox user origin screen right + 0.02, screen 0.1 size screen 0.015, screen 0.75
     } else {
