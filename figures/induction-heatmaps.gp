@@ -8,7 +8,7 @@ H = int(STATS_max)
 stats data('induction-heatmaps') using 1 nooutput
 T = int(STATS_max) + 1
 cols = 2 * H
-left = 0.07
+left = 0.10
 right = 0.90
 top = 0.94
 cell_width = (right - left) / cols
@@ -37,7 +37,7 @@ do for [b = 0:2 * cols - 1] {
     }
     if (c == 0) {
         set ytics
-        set ylabel (r == 0 ? 'initial' : 'trained') offset 1,0
+        set ylabel (r == 0 ? 'initial' : 'trained') offset 0.5,0
     } else {
         unset ytics
         unset ylabel
