@@ -17,14 +17,14 @@ set xtics 0, 500
 set arrow 1 from phase, 0 to phase, 1 nohead lc rgb "#666666" lw 1.5 dt 3
 set key top right samplen 2.5
 set title 'previous-token score'
-plot for [k = 0:H - 1] data('induction-scores') using 1:(column(2 + 2 * k)) with linespoints pi 8 \
-         ls k + 1 title sprintf('layer 1, head %d', k), \
-     for [k = H:2 * H - 1] data('induction-scores') using 1:(column(2 + 2 * k)) with linespoints pi 8 \
-         ls k - H + 1 dt 2 title sprintf('layer 2, head %d', k - H)
+plot for [k = 0:H - 1] data('induction-scores') using 1:(column(2 + 2 * k)) with linespoints \
+         ls k + 1 pi 8 title sprintf('layer 1, head %d', k), \
+     for [k = H:2 * H - 1] data('induction-scores') using 1:(column(2 + 2 * k)) with linespoints \
+         ls k - H + 1 pi 8 dt 2 title sprintf('layer 2, head %d', k - H)
 set title 'induction score'
 unset key
-plot for [k = 0:H - 1] data('induction-scores') using 1:(column(3 + 2 * k)) with linespoints pi 8 \
-         ls k + 1 notitle, \
-     for [k = H:2 * H - 1] data('induction-scores') using 1:(column(3 + 2 * k)) with linespoints pi 8 \
-         ls k - H + 1 dt 2 notitle
+plot for [k = 0:H - 1] data('induction-scores') using 1:(column(3 + 2 * k)) with linespoints \
+         ls k + 1 pi 8 notitle, \
+     for [k = H:2 * H - 1] data('induction-scores') using 1:(column(3 + 2 * k)) with linespoints \
+         ls k - H + 1 pi 8 dt 2 notitle
 unset multiplot
