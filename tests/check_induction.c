@@ -1,0 +1,363 @@
+/* Tests of the induction module (chapter 12): the layer with its bias against chapter 9's layer
+ * and against the closed form of a bias alone, the whole model's gradient against central
+ * differences, the batch's gradient against the sum of single sequences on any number of
+ * threads, Adam's first step, the loss falling over a few steps, the data, and the hand-built
+ * induction circuit, which copies, scores as it should, and stops copying when its
+ * previous-token head is ablated. */
+#include <check.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "induction.h"
+#include "refusal.h"
+
+static double largest_difference(Matrix64 a, Matrix64 b)
+{
+    double worst = 0.0;
+    for (int e = 0; e < a.rows * a.cols; e++)
+        worst = fmax(worst, fabs(a.data[e] - b.data[e]));
+    return worst;
+}
+
+static InductionModel random_model(InductionShape s, uint64_t seed)
+{
+    Rng rng;
+    rng_seed(&rng, seed, 1);
+    InductionModel m = induction_new(s);
+    induction_init(&m, &rng);
+    Matrix64 *list[INDUCTION_MATRICES];
+    induction_matrices(&m, list);
+    for (int p = 1; p <= 2; p++)        /* the biases, which start at 0 */
+        for (int e = 0; e < list[p]->rows * list[p]->cols; e++)
+            list[p]->data[e] = rng_normal(&rng);
+    return m;
+}
+
+static int *draw_batch(InductionShape s, int n, int shortest, uint64_t seed, int *repeat)
+{
+    Rng rng;
+    rng_seed(&rng, seed, 2);
+    int *tokens = malloc(sizeof *tokens * (size_t)n * (size_t)s.length);
+    for (int b = 0; b < n; b++) {
+        const int r = induction_draw(&rng, s.vocab, s.length, shortest, &tokens[b * s.length]);
+        if (repeat != NULL)
+            repeat[b] = r;
+    }
+    return tokens;
+}
+
+START_TEST(layer_without_bias_matches_chapter_nine)
+{
+    const InductionShape s = { 7, 9, 12, 3 };
+    InductionModel m = random_model(s, 3);
+    Rng rng;
+    rng_seed(&rng, 4, 1);
+    Matrix64 x = matrix64_new(9, 12), mine = matrix64_new(9, 12), theirs = matrix64_new(9, 12);
+    for (int e = 0; e < 9 * 12; e++)
+        x.data[e] = rng_normal(&rng);
+    Matrix64 zero = matrix64_new(3, 9);
+    MultiHead64Trace t1 = multihead64_trace_new(&m.layer[0], 9),
+                     t2 = multihead64_trace_new(&m.layer[0], 9);
+    induction_layer_forward(&m.layer[0], zero, x, &t1, mine);
+    multihead64_forward(&m.layer[0], x, true, true, &t2, theirs);
+    ck_assert_double_le(largest_difference(mine, theirs), 1e-12);
+    ck_assert_double_le(largest_difference(t1.weights, t2.weights), 1e-14);
+    multihead64_trace_free(&t1);
+    multihead64_trace_free(&t2);
+    Matrix64 *all[] = { &x, &mine, &theirs, &zero };
+    for (int a = 0; a < 4; a++)
+        matrix64_free(all[a]);
+    induction_free(&m);
+}
+END_TEST
+
+START_TEST(a_bias_alone_gives_its_softmax_by_distance)
+{
+    const InductionShape s = { 4, 6, 4, 2 };
+    InductionModel m = induction_new(s);        /* all weights 0: every score is 0 */
+    Matrix64 x = matrix64_new(6, 4), y = matrix64_new(6, 4);
+    for (int e = 0; e < 4 * 6; e++)
+        x.data[e] = 1.0;
+    for (int h = 0; h < 2; h++)
+        for (int k = 0; k < 6; k++)
+            AT(m.bias[0], h, k) = 0.5 * k - h;
+    MultiHead64Trace t = multihead64_trace_new(&m.layer[0], 6);
+    induction_layer_forward(&m.layer[0], m.bias[0], x, &t, y);
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < 6; i++) {
+            double total = 0.0;
+            for (int j = 0; j <= i; j++)
+                total += exp(AT(m.bias[0], h, i - j));
+            for (int j = 0; j < 6; j++) {
+                const double expected = j > i ? 0.0 : exp(AT(m.bias[0], h, i - j)) / total;
+                ck_assert_double_eq_tol(AT(t.weights, h * 6 + i, j), expected, 1e-14);
+            }
+        }
+    multihead64_trace_free(&t);
+    matrix64_free(&x);
+    matrix64_free(&y);
+    induction_free(&m);
+}
+END_TEST
+
+START_TEST(gradient_matches_central_differences)
+{
+    const InductionShape shapes[] = { { 5, 6, 8, 2 }, { 4, 8, 6, 1 }, { 6, 7, 9, 3 } };
+    for (int k = 0; k < 3; k++) {
+        InductionModel m = random_model(shapes[k], 10 + (uint64_t)k);
+        int *batch = draw_batch(shapes[k], 3, 2, 20 + (uint64_t)k, NULL);
+        const double worst = induction_gradient_check(&m, batch, 3, 1e-5);
+        ck_assert_double_le(worst, 1e-6);
+        free(batch);
+        induction_free(&m);
+    }
+}
+END_TEST
+
+START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
+{
+    const InductionShape s = { 6, 8, 8, 2 };
+    const int n = 11;
+    InductionModel m = random_model(s, 5), one = induction_new(s), sum = induction_new(s),
+                   grad = induction_new(s), again = induction_new(s);
+    int *batch = draw_batch(s, n, 2, 6, NULL);
+    Matrix64 *g[INDUCTION_MATRICES], *total[INDUCTION_MATRICES], *a[INDUCTION_MATRICES],
+        *single[INDUCTION_MATRICES];
+    induction_matrices(&grad, g);
+    induction_matrices(&sum, total);
+    induction_matrices(&again, a);
+    induction_matrices(&one, single);
+    for (int b = 0; b < n; b++) {
+        induction_gradient(&m, &batch[b * s.length], 1, &one);
+        for (int p = 0; p < INDUCTION_MATRICES; p++)
+            for (int e = 0; e < single[p]->rows * single[p]->cols; e++)
+                total[p]->data[e] += single[p]->data[e] / n;
+    }
+    omp_set_num_threads(1);
+    induction_gradient(&m, batch, n, &grad);
+    omp_set_num_threads(2);
+    induction_gradient(&m, batch, n, &again);
+    for (int p = 0; p < INDUCTION_MATRICES; p++) {
+        ck_assert_double_le(largest_difference(*g[p], *total[p]), 1e-13);
+        ck_assert_int_eq(memcmp(g[p]->data, a[p]->data,
+                                sizeof(double) * (size_t)(g[p]->rows * g[p]->cols)), 0);
+    }
+    free(batch);
+    InductionModel *all[] = { &m, &one, &sum, &grad, &again };
+    for (int k = 0; k < 5; k++)
+        induction_free(all[k]);
+}
+END_TEST
+
+START_TEST(adam_first_step_moves_every_weight_by_the_rate)
+{
+    const InductionShape s = { 5, 6, 8, 2 };
+    InductionModel m = random_model(s, 7), before = induction_new(s), grad = induction_new(s);
+    induction_copy(&m, &before);
+    int *batch = draw_batch(s, 4, 2, 8, NULL);
+    induction_gradient(&m, batch, 4, &grad);
+    InductionAdam adam = induction_adam_new(s, 0.01);
+    induction_adam_step(&adam, &m, &grad);
+    Matrix64 *now[INDUCTION_MATRICES], *was[INDUCTION_MATRICES], *g[INDUCTION_MATRICES];
+    induction_matrices(&m, now);
+    induction_matrices(&before, was);
+    induction_matrices(&grad, g);
+    for (int p = 0; p < INDUCTION_MATRICES; p++)
+        for (int e = 0; e < now[p]->rows * now[p]->cols; e++) {
+            const double gradient = g[p]->data[e], moved = now[p]->data[e] - was[p]->data[e];
+            if (fabs(gradient) > 1e-5)      /* far above epsilon: a step of -rate sign(g) */
+                ck_assert_double_eq_tol(moved, gradient > 0 ? -0.01 : 0.01, 1e-5);
+            else if (gradient == 0.0)
+                ck_assert_double_eq(moved, 0.0);
+        }
+    free(batch);
+    induction_adam_free(&adam);
+    induction_free(&m);
+    induction_free(&before);
+    induction_free(&grad);
+}
+END_TEST
+
+START_TEST(loss_falls_over_a_few_steps)
+{
+    const InductionShape s = { 8, 10, 8, 2 };
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        InductionModel m = random_model(s, seed), grad = induction_new(s);
+        int *batch = draw_batch(s, 8, 2, seed + 100, NULL);
+        InductionAdam adam = induction_adam_new(s, 0.003);
+        const double first = induction_gradient(&m, batch, 8, &grad);
+        for (int step = 0; step < 10; step++) {
+            induction_adam_step(&adam, &m, &grad);
+            induction_gradient(&m, batch, 8, &grad);
+        }
+        ck_assert_double_lt(induction_loss(&m, batch, 8), first);
+        free(batch);
+        induction_adam_free(&adam);
+        induction_free(&m);
+        induction_free(&grad);
+    }
+}
+END_TEST
+
+START_TEST(draw_repeats_a_segment_of_every_allowed_length)
+{
+    Rng rng;
+    rng_seed(&rng, 9, 1);
+    int tokens[20], seen[11] = { 0 };
+    for (int trial = 0; trial < 2000; trial++) {
+        const int r = induction_draw(&rng, 5, 20, 4, tokens);
+        ck_assert_int_ge(r, 4);
+        ck_assert_int_le(r, 10);
+        seen[r]++;
+        for (int t = 0; t < 20; t++) {
+            ck_assert(tokens[t] >= 0 && tokens[t] < 5);
+            if (t >= 20 - r)
+                ck_assert_int_eq(tokens[t], tokens[t - r]);
+        }
+    }
+    for (int r = 4; r <= 10; r++)
+        ck_assert_int_gt(seen[r], 200);     /* about 286 each */
+}
+END_TEST
+
+/* Sequences whose segment has no repeated token, so that the circuit's every answer is
+   determined: the segment is the first r of a shuffled vocabulary. */
+static void distinct_sequences(InductionShape s, int n, int *tokens, int *repeat)
+{
+    Rng rng;
+    rng_seed(&rng, 12, 1);
+    for (int b = 0; b < n; b++) {
+        int *x = &tokens[b * s.length], order[64];
+        const int r = 3 + b % (s.length / 2 - 2);
+        for (int v = 0; v < s.vocab; v++)
+            order[v] = v;
+        for (int v = s.vocab - 1; v > 0; v--) {
+            const int u = (int)rng_below(&rng, (uint32_t)v + 1), kept = order[v];
+            order[v] = order[u], order[u] = kept;
+        }
+        for (int t = 0; t < s.length - 2 * r; t++)
+            x[t] = (int)rng_below(&rng, (uint32_t)s.vocab);
+        for (int t = 0; t < r; t++)
+            x[s.length - 2 * r + t] = x[s.length - r + t] = order[t];
+        repeat[b] = r;
+    }
+}
+
+START_TEST(hand_built_circuit_copies_and_ablation_stops_it)
+{
+    const InductionShape s = { 12, 20, 36, 2 };
+    InductionModel m = induction_new(s);
+    induction_hand_built(&m, 100.0);
+    int tokens[40 * 20], repeat[40];
+    distinct_sequences(s, 40, tokens, repeat);
+    const InductionEval intact = induction_evaluate(&m, tokens, repeat, 40);
+    ck_assert_double_eq(intact.right_second, 1.0);
+    ck_assert_double_lt(intact.loss_second, 0.1 * intact.loss_first);
+    induction_ablate(&m, 0, 0);
+    const InductionEval ablated = induction_evaluate(&m, tokens, repeat, 40);
+    ck_assert_double_le(ablated.right_second, 0.1);
+    induction_free(&m);
+}
+END_TEST
+
+START_TEST(hand_built_scores)
+{
+    const InductionShape s = { 12, 20, 36, 2 };
+    InductionModel m = induction_new(s);
+    induction_hand_built(&m, 100.0);
+    int tokens[40 * 20], repeat[40];
+    distinct_sequences(s, 40, tokens, repeat);
+    double previous[4], induction[4];
+    induction_head_scores(&m, tokens, repeat, 40, previous, induction);
+    ck_assert_double_gt(previous[0], 0.99);     /* layer 1, head 0 */
+    ck_assert_double_gt(induction[2], 0.9);     /* layer 2, head 0 */
+    for (int k = 0; k < 4; k++) {
+        ck_assert(previous[k] >= 0.0 && previous[k] <= 1.0);
+        ck_assert(induction[k] >= 0.0 && induction[k] <= 1.0);
+        if (k != 0)
+            ck_assert_double_lt(previous[k], 0.5);
+        if (k != 2)
+            ck_assert_double_lt(induction[k], 0.5);
+    }
+    induction_free(&m);
+}
+END_TEST
+
+START_TEST(ablation_zeroes_only_the_heads_rows)
+{
+    const InductionShape s = { 5, 6, 8, 2 };
+    InductionModel m = random_model(s, 13), before = induction_new(s);
+    induction_copy(&m, &before);
+    induction_ablate(&m, 1, 1);
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++)
+            ck_assert_double_eq(AT(m.layer[1].w_out, r, c),
+                                r >= 4 ? 0.0 : AT(before.layer[1].w_out, r, c));
+    ck_assert_double_eq(largest_difference(m.layer[0].w_out, before.layer[0].w_out), 0.0);
+    induction_free(&m);
+    induction_free(&before);
+}
+END_TEST
+
+START_TEST(new_refuses_heads_that_do_not_divide_the_width)
+{
+    induction_new((InductionShape){ 5, 6, 8, 3 });
+}
+END_TEST
+
+START_TEST(draw_refuses_a_segment_too_long)
+{
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    int tokens[8];
+    induction_draw(&rng, 5, 8, 5, tokens);
+}
+END_TEST
+
+START_TEST(hand_built_refuses_a_narrow_stream)
+{
+    InductionModel m = induction_new((InductionShape){ 6, 10, 12, 2 });
+    induction_hand_built(&m, 10.0);
+}
+END_TEST
+
+START_TEST(evaluate_refuses_a_segment_longer_than_half)
+{
+    const InductionShape s = { 5, 6, 8, 2 };
+    InductionModel m = induction_new(s);
+    int tokens[6] = { 0, 1, 2, 0, 1, 2 }, repeat[1] = { 4 };
+    induction_evaluate(&m, tokens, repeat, 1);
+}
+END_TEST
+
+Suite *induction_suite(void)
+{
+    Suite *suite = suite_create("induction");
+    TCase *layer = tcase_create("layer");
+    tcase_add_test(layer, layer_without_bias_matches_chapter_nine);
+    tcase_add_test(layer, a_bias_alone_gives_its_softmax_by_distance);
+    suite_add_tcase(suite, layer);
+    TCase *gradient = tcase_create("gradient");
+    tcase_set_timeout(gradient, 60);
+    tcase_add_test(gradient, gradient_matches_central_differences);
+    tcase_add_test(gradient, batch_gradient_is_the_mean_of_single_gradients_on_any_threads);
+    tcase_add_test(gradient, adam_first_step_moves_every_weight_by_the_rate);
+    tcase_add_test(gradient, loss_falls_over_a_few_steps);
+    suite_add_tcase(suite, gradient);
+    TCase *circuit = tcase_create("circuit");
+    tcase_add_test(circuit, draw_repeats_a_segment_of_every_allowed_length);
+    tcase_add_test(circuit, hand_built_circuit_copies_and_ablation_stops_it);
+    tcase_add_test(circuit, hand_built_scores);
+    tcase_add_test(circuit, ablation_zeroes_only_the_heads_rows);
+    suite_add_tcase(suite, circuit);
+    TCase *refused = tcase_create("refused");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, new_refuses_heads_that_do_not_divide_the_width, SIGABRT);
+    tcase_add_test_raise_signal(refused, draw_refuses_a_segment_too_long, SIGABRT);
+    tcase_add_test_raise_signal(refused, hand_built_refuses_a_narrow_stream, SIGABRT);
+    tcase_add_test_raise_signal(refused, evaluate_refuses_a_segment_longer_than_half, SIGABRT);
+    suite_add_tcase(suite, refused);
+    return suite;
+}
