@@ -4,7 +4,7 @@ set output outfile
 set logscale x
 set xrange [200:10000]
 set xtics (256, 512, 1024, 2048, 4096, 8192)
-set yrange [0:60]
+set yrange [0:*]
 set xlabel 'tokens $n$'
 set ylabel '\% of the time'
 set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
