@@ -328,6 +328,59 @@ START_TEST(the_schedule_bound_matches_an_exhaustive_split_on_two_threads)
 }
 END_TEST
 
+/* The profile makes flash's calls in flash's order: the same bits, and its parts' FLOPs add up
+ * to the count of the whole head. */
+START_TEST(the_profile_of_flash_gives_its_bits_and_counts_every_flop_once)
+{
+    const int sizes[3] = { 1, 130, 200 };
+    for (int s = 0; s < 3; s++) {
+        const int n = sizes[s], d = 64;
+        Matrix q, k, v;
+        random_matrices(n, d, 50 + (uint64_t)s, &q, &k, &v);
+        Matrix plain = matrix_new(n, d), profiled = matrix_new(n, d);
+        double seconds[COST_PARTS], flops[COST_PARTS], work = 0.0;
+        cost_attend(COST_FLASH, q, k, v, plain, 1);
+        cost_flash_profile(q, k, v, profiled, seconds, flops);
+        ck_assert(memcmp(plain.data, profiled.data, (size_t)n * d * sizeof(float)) == 0);
+        for (int part = 0; part < COST_PARTS; part++) {
+            ck_assert(seconds[part] >= 0.0 && flops[part] >= 0.0);
+            work += flops[part];
+        }
+        ck_assert_double_eq(work, cost_causal_flops(n, d));
+        ck_assert(strcmp(cost_part_names[COST_PART_DIAGONAL], "diagonal") == 0);
+        matrix_free(&plain);
+        matrix_free(&profiled);
+        free_matrices(&q, &k, &v);
+    }
+}
+END_TEST
+
+/* The traffic model against a count block by block, and flash's intensity against the closed
+ * form (NB + 1) / (2 (N + 3)) of the text when n = N B. */
+START_TEST(the_traffic_model_matches_a_count_and_the_closed_form)
+{
+    const int d = 128, block = COST_BLOCK;
+    for (int n = 1; n <= 700; n += 37) {
+        double flash = 2.0 * n * d, tiled = 2.0 * n * d;
+        for (int b = 0; b * block < n; b++)
+            for (int c = 0; c <= b; c++) {
+                flash += 2.0 * block * d;
+                tiled += 2.0 * block * d + 2.0 * block * block;
+            }
+        ck_assert_double_eq(cost_traffic_bytes(COST_FLASH, n, d), 4.0 * flash);
+        ck_assert_double_eq(cost_traffic_bytes(COST_VEXP, n, d), 4.0 * flash);
+        ck_assert_double_eq(cost_traffic_bytes(COST_TILED, n, d), 4.0 * tiled);
+        ck_assert_double_eq(cost_traffic_bytes(COST_NAIVE, n, d),
+                            4.0 * ((double)n * n * (2 * d + 2) + 2.0 * n * d));
+    }
+    for (int blocks = 1; blocks <= 64; blocks *= 2) {
+        const int n = blocks * block;
+        const double intensity = cost_causal_flops(n, d) / cost_traffic_bytes(COST_FLASH, n, d);
+        ck_assert_double_eq_tol(intensity, (n + 1.0) / (2.0 * (blocks + 3)), 1e-12);
+    }
+}
+END_TEST
+
 /* flash tiles 32 columns at a time: a width of 48 would read and write past the rows. */
 START_TEST(cost_attend_refuses_a_width_its_tiles_do_not_cover)
 {
@@ -342,6 +395,16 @@ START_TEST(cost_attend_refuses_an_output_of_the_wrong_shape)
 {
     Matrix q = matrix_new(70, 32), out = matrix_new(69, 32);
     cost_attend(COST_NAIVE, q, q, q, out, 1);
+    matrix_free(&q);
+    matrix_free(&out);
+}
+END_TEST
+
+START_TEST(the_profile_refuses_a_width_its_tiles_do_not_cover)
+{
+    Matrix q = matrix_new(70, 48), out = matrix_new(70, 48);
+    double seconds[COST_PARTS], flops[COST_PARTS];
+    cost_flash_profile(q, q, q, out, seconds, flops);
     matrix_free(&q);
     matrix_free(&out);
 }
@@ -365,12 +428,16 @@ Suite *cost_suite(void)
     tcase_add_test(parts, variants_are_found_by_name_and_refuse_widths_they_cannot_tile);
     tcase_add_test(parts, the_bandwidth_sum_counts_every_element_once);
     tcase_add_test(parts, the_schedule_bound_matches_an_exhaustive_split_on_two_threads);
+    tcase_add_test(parts, the_profile_of_flash_gives_its_bits_and_counts_every_flop_once);
+    tcase_add_test(parts, the_traffic_model_matches_a_count_and_the_closed_form);
     suite_add_tcase(suite, parts);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, cost_attend_refuses_a_width_its_tiles_do_not_cover,
                                 SIGABRT);
     tcase_add_test_raise_signal(refused, cost_attend_refuses_an_output_of_the_wrong_shape,
+                                SIGABRT);
+    tcase_add_test_raise_signal(refused, the_profile_refuses_a_width_its_tiles_do_not_cover,
                                 SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
