@@ -126,7 +126,7 @@ endif
 endif
 
 .PHONY: all tangle build programs run figures book check bench clean help deps lint portability reliability build-rules \
-        tests sanitize latex-refs workbook workbook-proof FORCE $(addprefix run-,$(PROGRAMS))
+        tests sanitize latex-refs print-rules workbook workbook-proof FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
 	$(if $(DRY_RUN),,@echo)
@@ -139,7 +139,7 @@ help:
 	@echo "make run-SLUG   run one chapter program (SLUG: $(or $(PROGRAMS),see book/*.nw))"
 	@echo "make figures    draw every figure from the programs' data"
 	@echo "make book       typeset attention.pdf"
-	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references"
+	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references, print rules"
 	@echo "make bench      the long performance sweep of the cost chapter"
 	@echo "make portability  build and test for SSE2, AVX2, native, -DNDEBUG, clang, aarch64 (qemu)"
 	@echo "make workbook   the exercise edition, in workbook/"
@@ -224,11 +224,11 @@ figures: $(FIGURE_TEX)
 # tools/nolocals.awk drops the local variables that autodefs takes for global definitions.
 # The woven text is then cut where the first appendix begins: the master inputs
 # chapters.tex before \appendix and appendices.tex after it.
-generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk
+generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk
 	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
-	  $(NOWEB_LIB)/finduses | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $(@D)/woven.tex
+	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/totex > $(@D)/woven.tex
 	$(Q)awk -v chapters=$@.tmp -v appendices=$(@D)/appendices.tex.tmp ' \
 	  BEGIN { printf "" > appendices } \
 	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
@@ -255,6 +255,7 @@ attention.pdf: book/attention.tex $(wildcard book/*.sty book/*.tex) $(BIBS) gene
 	$(Q)$(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }
 	$(Q)bibtex generated/tex/attention > generated/tex/bibtex.out || { cat generated/tex/bibtex.out; exit 1; }
 	$(Q)for pass in 2 3 4; do \
+	  makeindex -q generated/tex/attention.idx || exit 1; \
 	  $(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }; \
 	  grep -q -E 'Rerun to get|Label\(s\) may have changed' generated/tex/attention.log || break; done
 	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined' generated/tex/attention.log; then \
@@ -355,9 +356,14 @@ latex-refs: attention.pdf
 	  echo "LaTeX reports undefined references"; exit 1; fi
 	$(Q)echo "  LATEX    no undefined references or citations"
 
+# The print rules (tools/check-print.sh): code lines that fit, nothing past the margin, no
+# float inside a chunk, no chunk footer or lone brace at the top of a page, no guillemets.
+print-rules: attention.pdf
+	$(Q)tools/check-print.sh attention.pdf generated/tex/attention.pos
+
 # The suites run last, so that Check's summary is the closing line.
 # In the workbook itself there is nothing to prove: its stubs are the point.
-check: lint latex-refs sanitize $(if $(IS_WORKBOOK),,build-rules reliability workbook-proof)
+check: lint latex-refs sanitize $(if $(IS_WORKBOOK),,print-rules build-rules reliability workbook-proof)
 	$(Q)$(MAKE) --no-print-directory tests
 
 # ---------------------------------------------------------------- the workbook
@@ -404,6 +410,7 @@ ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
 bench: generated/bin/cost $(ISA_COSTS)
 	$(Q)mkdir -p generated/data
 	$(Q)$(RUN_LOCK) generated/bin/cost --bench --out generated $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
+	$(Q)$(MAKE) --no-print-directory generated/bin/decoding && $(RUN_LOCK) generated/bin/decoding --bench --out generated
 
 generated/isa/%/bin/cost: FORCE | tangle
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@

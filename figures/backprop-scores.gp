@@ -11,6 +11,7 @@ set ytics 0, 1, 7 format 'k%.0f' scale 0
 set grid noxtics noytics
 set cblabel 'mean score $q\cdot k/\sqrt{d}$' offset 3.5,0
 set size ratio -1
+unset key           # an empty key would still draw its box as a short rule
 bright(z) = z > 2.5
 shown(z) = sprintf('$%.1f$', abs(z) < 0.05 ? 0.0 : z)   # no "-0.0"
 plot data('backprop-scores') using 1:2:3 with image notitle, \

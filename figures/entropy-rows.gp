@@ -5,6 +5,8 @@ set ylabel 'entropy (nats)'
 set xrange [-0.3:7.3]
 set yrange [0:2.3]
 set xtics rotate by 0
-set key top left spacing 1.2 width 3
-plot data('entropy-rows') using 1:2:xtic(7) with lines ls 6 title '$\ln(i+1)$', \
-     for [h=0:3] '' using 1:(column(h + 3)) with linespoints ls (h + 1) title sprintf('head %d', h)
+set key bottom right Left reverse spacing 1.2 width 1 samplen 3
+plot data('entropy-rows') using 1:2:xtic(7) with lines lc rgb '#000000' lw 4 \
+         title '$\ln(i+1)$, the ceiling', \
+     for [h=0:3] '' using 1:(column(h + 3)) with linespoints ls (h + 1) \
+         lw 1.5 dashtype h + 2 title sprintf('head %d', h)

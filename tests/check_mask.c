@@ -213,6 +213,26 @@ START_TEST(zeroing_the_weights_after_the_softmax_still_leaks)
 }
 END_TEST
 
+/* The three-number example of section "Minus infinity before the softmax": row 1 of scores
+ * (1, 2, 200), the last one in the future.  Zeroing after the softmax and dividing by the new
+ * sum gives 0/0; masking before it gives the softmax of (1, 2). */
+START_TEST(renormalising_after_the_softmax_divides_zero_by_zero)
+{
+    float after[3] = { 1.0f, 2.0f, 200.0f }, before[3] = { 1.0f, 2.0f, -INFINITY };
+    softmax_row(after, 3);
+    ck_assert(after[0] == 0.0f && after[1] == 0.0f && after[2] == 1.0f);
+    after[2] = 0.0f;
+    const float sum = after[0] + after[1] + after[2];
+    for (int j = 0; j < 2; j++)
+        ck_assert(isnan(after[j] / sum));
+    softmax_row(before, 3);
+    const double e = exp(-1.0);
+    ck_assert(fabs(before[0] - e / (1.0 + e)) < 1e-6);
+    ck_assert(fabs(before[1] - 1.0 / (1.0 + e)) < 1e-6);
+    ck_assert(before[2] == 0.0f);
+}
+END_TEST
+
 START_TEST(the_padding_mask_forbids_exactly_the_first_keys)
 {
     Matrix m = matrix_new(5, 6);
@@ -323,6 +343,7 @@ Suite *mask_suite(void)
     tcase_add_test(core, without_the_mask_every_position_moves);
     tcase_add_test(core, the_leak_is_the_largest_change_of_each_output_row);
     tcase_add_test(core, zeroing_the_weights_after_the_softmax_still_leaks);
+    tcase_add_test(core, renormalising_after_the_softmax_divides_zero_by_zero);
     tcase_add_test(core, the_padding_mask_forbids_exactly_the_first_keys);
     tcase_add_test(core, a_row_with_everything_masked_gives_zeros_not_nan);
     tcase_add_test(core, the_module_masks_combine_into_all_masked_rows);

@@ -289,7 +289,16 @@ START_TEST(the_crossover_is_the_first_position_that_reaches)
         }
         if (s < 2)      /* multi-head attention: exactly n = 2d */
             ck_assert_int_eq(params_crossover(&m, f.attention_projections), 2 * m.d_model);
+        if (s < 2) {    /* and all weight products at n = 6d + V / (2L), rounded up */
+            const int64_t twice_l = 2 * (int64_t)m.layers;
+            const int64_t closed = 6 * (int64_t)m.d_model + (m.vocab + twice_l - 1) / twice_l;
+            ck_assert_int_eq(params_crossover(&m, targets[2]), closed);
+        }
     }
+    /* GPT-2 small: 6d = 4,608, and the output layer moves the crossover to 6,703. */
+    ck_assert_int_eq(params_crossover(&shapes[0], params_flops(&shapes[0], 1).attention_projections
+                                      + params_flops(&shapes[0], 1).mlp
+                                      + params_flops(&shapes[0], 1).logits), 6703);
     /* With H_kv key/value heads the crossover is n = d (1 + H_kv / H), rounded up. */
     ModelShape mqa = gpt(12, 768, 12, 50257, 1024);
     mqa.kv_heads = 1;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "rng.h"
 #include "scaling.h"
 #include "softmax.h"
@@ -26,6 +27,22 @@ START_TEST(sample_variance_matches_closed_forms)
     ck_assert_double_eq(scaling_sample_variance(constant, N), 0.0);
     const double pair[2] = { -1.0, 1.0 };
     ck_assert_double_eq(scaling_sample_variance(pair, 2), 2.0);
+}
+END_TEST
+
+/* compare_doubles (shared with chapter 7) orders by comparing, not subtracting: a difference
+ * far below 1 still orders, and qsort with it sorts. */
+START_TEST(compare_doubles_orders_small_differences)
+{
+    const double one = 1.0, near = 1.0 + 1e-12, minus = -2.5;
+    ck_assert_int_eq(compare_doubles(&one, &near), -1);
+    ck_assert_int_eq(compare_doubles(&near, &one), 1);
+    ck_assert_int_eq(compare_doubles(&one, &one), 0);
+    double values[5] = { 3.0, near, minus, one, 0.25 };
+    qsort(values, 5, sizeof *values, compare_doubles);
+    for (int i = 1; i < 5; i++)
+        ck_assert(values[i - 1] <= values[i]);
+    ck_assert(values[0] == minus && values[2] == one && values[3] == near);
 }
 END_TEST
 
@@ -233,6 +250,7 @@ Suite *scaling_suite(void)
     Suite *suite = suite_create("scaling");
     TCase *variance = tcase_create("variance of q.k");
     tcase_add_test(variance, sample_variance_matches_closed_forms);
+    tcase_add_test(variance, compare_doubles_orders_small_differences);
     tcase_add_test(variance, dot_variance_is_d_within_four_standard_errors);
     tcase_add_test(variance, standard_error_matches_the_spread_of_estimates);
     suite_add_tcase(suite, variance);

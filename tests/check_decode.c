@@ -1,0 +1,408 @@
+/* Tests of the decode module (chapter 11): the bottom-right causal mask is chapter 3's mask on
+ * a square and lets one query see every key; decoding with the cache equals the full causal
+ * pass bit for bit (chapter 5's multihead_forward), and a sliding window equals the band mask;
+ * grouped key/value heads equal copied ones; the split-KV merge equals the one-thread read;
+ * the cache's bytes are chapter 8's count; the sampler's properties. */
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "decode.h"
+#include "mask.h"
+#include "multihead.h"
+#include "params.h"
+#include "refusal.h"
+
+static double max_difference(Matrix a, Matrix b)
+{
+    double worst = 0.0;
+    for (size_t e = 0; e < (size_t)a.rows * (size_t)a.cols; e++)
+        worst = fmax(worst, fabs((double)a.data[e] - b.data[e]));
+    return worst;
+}
+
+static void decode_sequence(const MultiHead *m, const DecodeRope *rope, Matrix x, int window,
+                            Matrix output)
+{
+    KvCache c = decode_cache_new(m->n_heads, m->n_heads, m->d_head,
+                                 window > 0 ? window : x.rows, window > 0);
+    for (int t = 0; t < x.rows; t++)
+        decode_step(m, rope, &c, (Matrix){ 1, x.cols, &AT(x, t, 0) },
+                    (Matrix){ 1, x.cols, &AT(output, t, 0) });
+    ck_assert_int_eq(c.length, x.rows);
+    decode_cache_free(&c);
+}
+
+START_TEST(on_a_square_the_mask_is_the_causal_mask_of_chapter_3)
+{
+    for (int n = 1; n <= 9; n++) {
+        Matrix a = matrix_new(n, n), b = matrix_new(n, n);
+        for (int e = 0; e < n * n; e++)
+            a.data[e] = b.data[e] = (float)e;
+        mask_causal(a);
+        decode_mask_causal(b);
+        ck_assert(memcmp(a.data, b.data, sizeof(float) * (size_t)(n * n)) == 0);
+        matrix_free(&a);
+        matrix_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(a_block_of_queries_at_the_end_sees_the_rows_of_the_square_mask)
+{
+    const int n = 11;
+    Matrix square = matrix_new(n, n);
+    matrix_fill(square, 1.0f);
+    mask_causal(square);
+    for (int r = 1; r <= n; r++) {
+        Matrix block = matrix_new(r, n);
+        matrix_fill(block, 1.0f);
+        decode_mask_causal(block);
+        for (int i = 0; i < r; i++)
+            for (int j = 0; j < n; j++)
+                ck_assert(AT(block, i, j) == AT(square, n - r + i, j));
+        if (r == 1)                             /* one query sees every key */
+            for (int j = 0; j < n; j++)
+                ck_assert(AT(block, 0, j) == 1.0f);
+        matrix_free(&block);
+    }
+    matrix_free(&square);
+}
+END_TEST
+
+START_TEST(a_window_keeps_exactly_the_last_w_positions)
+{
+    const int rows = 5, cols = 12, w = 3;
+    Matrix s = matrix_new(rows, cols);
+    matrix_fill(s, 2.0f);
+    decode_mask(s, w);
+    for (int i = 0; i < rows; i++) {
+        const int position = i + cols - rows;
+        for (int j = 0; j < cols; j++) {
+            const bool seen = j <= position && position - j < w;
+            ck_assert(seen ? AT(s, i, j) == 2.0f : isinf(AT(s, i, j)));
+        }
+    }
+    matrix_free(&s);
+}
+END_TEST
+
+/* Widths that fill whole vectors and widths that leave a tail; lengths past a tile. */
+START_TEST(cached_decoding_equals_the_full_causal_pass_bit_for_bit)
+{
+    const int shapes[][3] = { { 32, 4, 37 }, { 60, 3, 70 }, { 128, 2, 5 }, { 24, 1, 1 } };
+    for (int s = 0; s < 4; s++) {
+        const int d = shapes[s][0], heads = shapes[s][1], T = shapes[s][2];
+        Rng rng;
+        rng_seed(&rng, 40 + (uint64_t)s, 1);
+        MultiHead m = multihead_new(d, heads, &rng);
+        Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
+               cached = matrix_new(T, d), weights = matrix_new(heads * T, T);
+        multihead_forward(&m, x, true, mask_causal, weights, full);
+        decode_sequence(&m, NULL, x, 0, cached);
+        ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
+        decode_full_forward(&m, NULL, x, 0, cached);
+        ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
+        multihead_free(&m);
+        Matrix *all[] = { &x, &full, &cached, &weights };
+        for (int a = 0; a < 4; a++)
+            matrix_free(all[a]);
+    }
+}
+END_TEST
+
+START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
+{
+    const int d = 40, heads = 5, T = 3 * DECODE_TILE + 7;
+    const int windows[] = { 1, 5, DECODE_TILE, DECODE_TILE + 3, T };
+    Rng rng;
+    rng_seed(&rng, 77, 1);
+    MultiHead m = multihead_new(d, heads, &rng);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), band = matrix_new(T, d),
+           ring = matrix_new(T, d);
+    for (int w = 0; w < 5; w++) {
+        decode_full_forward(&m, NULL, x, windows[w], band);
+        decode_sequence(&m, NULL, x, windows[w], ring);
+        ck_assert_msg(max_difference(band, ring) == 0.0, "window %d", windows[w]);
+    }
+    /* The window is not the full pass: a short window changes late outputs. */
+    decode_full_forward(&m, NULL, x, 0, band);
+    decode_sequence(&m, NULL, x, 5, ring);
+    ck_assert(max_difference(band, ring) > 1e-3);
+    multihead_free(&m);
+    matrix_free(&x);
+    matrix_free(&band);
+    matrix_free(&ring);
+}
+END_TEST
+
+/* Keys stored rotated: with RoPE, with and without a window, in both layouts. */
+START_TEST(cached_decoding_with_rope_equals_the_full_pass_with_rope)
+{
+    const int d = 48, heads = 3, T = 2 * DECODE_TILE + 9;
+    const RopeLayout layouts[2] = { ROPE_INTERLEAVED, ROPE_HALF_SPLIT };
+    Rng rng;
+    rng_seed(&rng, 55, 1);
+    MultiHead m = multihead_new(d, heads, &rng);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
+           cached = matrix_new(T, d), plain = matrix_new(T, d);
+    for (int l = 0; l < 2; l++) {
+        const DecodeRope rope = { layouts[l], 10000.0 };
+        for (int window = 0; window <= 7; window += 7) {
+            decode_full_forward(&m, &rope, x, window, full);
+            decode_sequence(&m, &rope, x, window, cached);
+            ck_assert_msg(max_difference(full, cached) == 0.0, "layout %d window %d", l,
+                          window);
+        }
+        /* RoPE is not a no-op: the outputs differ from the pass without positions. */
+        decode_full_forward(&m, NULL, x, 0, plain);
+        ck_assert(max_difference(full, plain) > 1e-3);
+    }
+    multihead_free(&m);
+    Matrix *all[] = { &x, &full, &cached, &plain };
+    for (int a = 0; a < 4; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
+static void fill_random(KvCache *c, int positions, Rng *rng)
+{
+    const int row = c->kv_heads * c->d_head;
+    float *k = malloc(sizeof(float) * (size_t)row), *v = malloc(sizeof(float) * (size_t)row);
+    for (int p = 0; p < positions; p++) {
+        for (int e = 0; e < row; e++)
+            k[e] = (float)rng_normal(rng), v[e] = (float)rng_normal(rng);
+        decode_cache_append(c, k, v);
+    }
+    free(k);
+    free(v);
+}
+
+START_TEST(grouped_heads_equal_full_heads_with_copied_keys_and_values)
+{
+    const int heads = 6, dh = 12, positions = 45;
+    const int kv_options[] = { 1, 2, 3, 6 };
+    for (int o = 0; o < 4; o++) {
+        const int kv = kv_options[o], group = heads / kv;
+        KvCache grouped = decode_cache_new(heads, kv, dh, positions, false);
+        KvCache copied = decode_cache_new(heads, heads, dh, positions, false);
+        Rng rng;
+        rng_seed(&rng, 9, (uint64_t)o);
+        float k[6 * 12], v[6 * 12], k_all[6 * 12], v_all[6 * 12];
+        for (int p = 0; p < positions; p++) {
+            for (int e = 0; e < kv * dh; e++)
+                k[e] = (float)rng_normal(&rng), v[e] = (float)rng_normal(&rng);
+            for (int h = 0; h < heads; h++)
+                for (int c = 0; c < dh; c++)
+                    k_all[h * dh + c] = k[(h / group) * dh + c],
+                    v_all[h * dh + c] = v[(h / group) * dh + c];
+            decode_cache_append(&grouped, k, v);
+            decode_cache_append(&copied, k_all, v_all);
+        }
+        float q[6 * 12], a[6 * 12], b[6 * 12];
+        for (int e = 0; e < heads * dh; e++)
+            q[e] = (float)rng_normal(&rng);
+        decode_attend(&grouped, q, a);
+        decode_attend(&copied, q, b);
+        ck_assert(memcmp(a, b, sizeof a) == 0);
+        ck_assert(decode_cache_bytes(&grouped) * (size_t)group ==
+                  decode_cache_bytes(&copied));
+        decode_cache_free(&grouped);
+        decode_cache_free(&copied);
+    }
+}
+END_TEST
+
+START_TEST(the_split_merge_equals_the_one_thread_read)
+{
+    const int heads = 4, dh = 16;
+    for (int windowed = 0; windowed < 2; windowed++) {
+        KvCache c = decode_cache_new(heads, 2, dh, windowed ? 50 : 200, windowed);
+        Rng rng;
+        rng_seed(&rng, 12, (uint64_t)windowed);
+        fill_random(&c, windowed ? 173 : 200, &rng);
+        float q[4 * 16], one[4 * 16], split[4 * 16];
+        for (int e = 0; e < heads * dh; e++)
+            q[e] = 2.0f * (float)rng_normal(&rng);
+        decode_attend(&c, q, one);
+        for (int parts = 1; parts <= 7; parts++) {
+            decode_attend_split(&c, q, parts, split);
+            for (int e = 0; e < heads * dh; e++)
+                ck_assert_float_eq_tol(split[e], one[e], 2e-6f * (1.0f + fabsf(one[e])));
+        }
+        decode_cache_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(a_merged_part_with_no_allowed_key_adds_nothing)
+{
+    const float outputs[2 * 3] = { 4.0f, -2.0f, 8.0f, 0.0f, 0.0f, 0.0f };
+    const float max[2] = { 1.5f, -INFINITY }, sum[2] = { 2.0f, 0.0f };
+    float out[3];
+    decode_merge(outputs, max, sum, 2, 1, 3, out);
+    ck_assert(out[0] == 2.0f && out[1] == -1.0f && out[2] == 4.0f);
+    /* Two parts with different maxima: the closed form of the rescaling. */
+    const float o2[2] = { 1.0f, 3.0f }, m2[2] = { 0.0f, 1.0f }, s2[2] = { 2.0f, 1.0f };
+    decode_merge(o2, m2, s2, 2, 1, 1, out);
+    const double e = exp(-1.0);
+    ck_assert_double_eq_tol(out[0], (e * 1.0 + 3.0) / (e * 2.0 + 1.0), 1e-6);
+}
+END_TEST
+
+START_TEST(the_cache_holds_the_bytes_that_chapter_8_counts)
+{
+    const int shapes[][3] = { { 12, 4, 64 }, { 8, 1, 128 }, { 32, 8, 16 } };
+    for (int s = 0; s < 3; s++) {
+        const int heads = shapes[s][0], kv = shapes[s][1], dh = shapes[s][2];
+        const int positions = 3 * DECODE_TILE;
+        const ModelShape shape = { .name = "test", .layers = 1, .d_model = heads * dh,
+                                   .heads = heads, .d_head = dh, .kv_heads = kv,
+                                   .d_ff = 4 * heads * dh, .vocab = 10, .context = 100 };
+        KvCache c = decode_cache_new(heads, kv, dh, positions, false);
+        ck_assert_uint_eq(decode_cache_bytes(&c),
+                          (size_t)params_kv_cache(&shape, positions, 4));
+        decode_cache_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(a_window_holds_its_last_positions)
+{
+    KvCache c = decode_cache_new(2, 2, 4, 5, true);
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    fill_random(&c, 3, &rng);
+    ck_assert_int_eq(decode_cache_first(&c), 0);
+    fill_random(&c, 9, &rng);
+    ck_assert_int_eq(c.length, 12);
+    ck_assert_int_eq(decode_cache_first(&c), 7);
+    decode_cache_free(&c);
+}
+END_TEST
+
+START_TEST(greedy_and_a_cold_temperature_pick_the_arg_max)
+{
+    Rng rng;
+    rng_seed(&rng, 5, 1);
+    double logits[10];
+    for (int trial = 0; trial < 200; trial++) {
+        int best = 0;
+        for (int i = 0; i < 10; i++) {
+            logits[i] = 4.0 * rng_normal(&rng);
+            best = logits[i] > logits[best] ? i : best;
+        }
+        logits[best] += 0.5;                    /* a clear winner */
+        ck_assert_int_eq(decode_sample(logits, 10, 0.0, &rng), best);
+        ck_assert_int_eq(decode_sample(logits, 10, 1e-3, &rng), best);
+    }
+}
+END_TEST
+
+START_TEST(a_token_of_probability_zero_is_never_drawn)
+{
+    Rng rng;
+    rng_seed(&rng, 6, 1);
+    const double logits[5] = { -INFINITY, 0.0, -INFINITY, 0.1, -INFINITY };
+    for (int draw = 0; draw < 5000; draw++) {
+        const int t = decode_sample(logits, 5, draw % 2 ? 1.0 : 50.0, &rng);
+        ck_assert(t == 1 || t == 3);
+    }
+}
+END_TEST
+
+/* Each count is within 5 standard deviations of n p, at temperatures 1 and 2. */
+START_TEST(the_frequencies_of_many_draws_match_the_softmax)
+{
+    const double logits[4] = { 0.0, 1.0, -1.0, 2.0 }, temperatures[2] = { 1.0, 2.0 };
+    const int n = 40000;
+    for (int t = 0; t < 2; t++) {
+        Rng rng;
+        rng_seed(&rng, 8, (uint64_t)t);
+        int count[4] = { 0 };
+        for (int draw = 0; draw < n; draw++)
+            count[decode_sample(logits, 4, temperatures[t], &rng)]++;
+        double total = 0.0, p[4];
+        for (int i = 0; i < 4; i++)
+            total += p[i] = exp(logits[i] / temperatures[t]);
+        for (int i = 0; i < 4; i++) {
+            const double expected = n * p[i] / total;
+            ck_assert(fabs(count[i] - expected) <
+                      5.0 * sqrt(expected * (1.0 - p[i] / total)));
+        }
+    }
+}
+END_TEST
+
+START_TEST(a_full_cache_refuses_another_position)
+{
+    KvCache c = decode_cache_new(1, 1, 4, 2, false);
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    fill_random(&c, 3, &rng);
+}
+END_TEST
+
+START_TEST(query_heads_must_be_a_multiple_of_kv_heads)
+{
+    KvCache c = decode_cache_new(6, 4, 8, 10, false);
+    decode_cache_free(&c);
+}
+END_TEST
+
+START_TEST(a_mask_refuses_more_queries_than_keys)
+{
+    Matrix s = matrix_new(5, 4);
+    decode_mask_causal(s);
+    matrix_free(&s);
+}
+END_TEST
+
+START_TEST(the_sampler_refuses_a_negative_temperature)
+{
+    Rng rng;
+    rng_seed(&rng, 1, 1);
+    const double logits[2] = { 0.0, 1.0 };
+    decode_sample(logits, 2, -1.0, &rng);
+}
+END_TEST
+
+START_TEST(an_empty_cache_cannot_be_read)
+{
+    KvCache c = decode_cache_new(1, 1, 4, 2, false);
+    float q[4] = { 0 }, out[4];
+    decode_attend(&c, q, out);
+}
+END_TEST
+
+Suite *decode_suite(void)
+{
+    Suite *suite = suite_create("decode");
+    TCase *core = tcase_create("cache");
+    tcase_set_timeout(core, 60);
+    tcase_add_test(core, on_a_square_the_mask_is_the_causal_mask_of_chapter_3);
+    tcase_add_test(core, a_block_of_queries_at_the_end_sees_the_rows_of_the_square_mask);
+    tcase_add_test(core, a_window_keeps_exactly_the_last_w_positions);
+    tcase_add_test(core, cached_decoding_equals_the_full_causal_pass_bit_for_bit);
+    tcase_add_test(core, a_ring_of_w_slots_equals_the_band_mask_bit_for_bit);
+    tcase_add_test(core, cached_decoding_with_rope_equals_the_full_pass_with_rope);
+    tcase_add_test(core, grouped_heads_equal_full_heads_with_copied_keys_and_values);
+    tcase_add_test(core, the_split_merge_equals_the_one_thread_read);
+    tcase_add_test(core, a_merged_part_with_no_allowed_key_adds_nothing);
+    tcase_add_test(core, the_cache_holds_the_bytes_that_chapter_8_counts);
+    tcase_add_test(core, a_window_holds_its_last_positions);
+    tcase_add_test(core, greedy_and_a_cold_temperature_pick_the_arg_max);
+    tcase_add_test(core, a_token_of_probability_zero_is_never_drawn);
+    tcase_add_test(core, the_frequencies_of_many_draws_match_the_softmax);
+    suite_add_tcase(suite, core);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, a_full_cache_refuses_another_position, SIGABRT);
+    tcase_add_test_raise_signal(refused, query_heads_must_be_a_multiple_of_kv_heads, SIGABRT);
+    tcase_add_test_raise_signal(refused, a_mask_refuses_more_queries_than_keys, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_sampler_refuses_a_negative_temperature, SIGABRT);
+    tcase_add_test_raise_signal(refused, an_empty_cache_cannot_be_read, SIGABRT);
+    suite_add_tcase(suite, refused);
+    return suite;
+}

@@ -1,0 +1,549 @@
+/* Tests of the positions module (chapter 10): RoPE turns each pair by the rotation matrix
+ * written out, keeps norms, makes scores depend only on the offset, and its two layouts agree
+ * after reordering the coordinates; turning rows from a first position equals turning a longer
+ * matrix from 0; undoing a turn gives the input back.  Shuffling the input shuffles the
+ * outputs only without the mask.  The sinusoidal code is its closed form, and an offset is a
+ * rotation; ALiBi has the published slopes and is linear in the distance.  The experiment's
+ * layer is chapter 9's without RoPE and ALiBi, every encoding passes the gradient check, a
+ * model without positions is order-blind and stays under the bag bound, Adam's first step is
+ * the rate times the sign. */
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include "mask.h"
+#include "positions.h"
+#include "refusal.h"
+
+/* The angle of pair i at position t, written as the papers write it: t / base^(2i/d). */
+static double angle_of(double t, int i, int width, double base)
+{
+    return t / exp(log(base) * (2.0 * i) / width);
+}
+
+/* The test of exercise ex:positions-rope: every pair turned by the 2 x 2 rotation matrix. */
+START_TEST(rope_turns_each_pair_by_its_rotation_matrix)
+{
+    const int width = 4, heads = 2;
+    const double base = 10000.0;
+    for (int layout = ROPE_INTERLEAVED; layout <= ROPE_HALF_SPLIT; layout++) {
+        Matrix x = matrix_new(3, width * heads);
+        for (int e = 0; e < 3 * width * heads; e++)
+            x.data[e] = (float)(0.25 * (e + 1) - 2.0);
+        Matrix original = matrix_new(3, width * heads);
+        memcpy(original.data, x.data, sizeof(float) * 3 * width * heads);
+        rope_rotate(&x, 5, width, (RopeLayout)layout, base);
+        for (int t = 0; t < 3; t++)
+            for (int h = 0; h < heads; h++)
+                for (int i = 0; i < width / 2; i++) {
+                    const int a = h * width + (layout == ROPE_INTERLEAVED ? 2 * i : i);
+                    const int b = h * width + (layout == ROPE_INTERLEAVED ? 2 * i + 1
+                                                                        : i + width / 2);
+                    const double angle = angle_of(5 + t, i, width, base);
+                    const double xa = AT(original, t, a), xb = AT(original, t, b);
+                    ck_assert_double_eq_tol(AT(x, t, a), cos(angle) * xa - sin(angle) * xb,
+                                            1e-6);
+                    ck_assert_double_eq_tol(AT(x, t, b), sin(angle) * xa + cos(angle) * xb,
+                                            1e-6);
+                }
+        matrix_free(&x);
+        matrix_free(&original);
+    }
+}
+END_TEST
+
+START_TEST(rope_at_position_zero_changes_nothing)
+{
+    Rng rng;
+    rng_seed(&rng, 31, 1);
+    Matrix x = matrix_new_normal(1, 16, &rng, 1.0f), y = matrix_new(1, 16);
+    memcpy(y.data, x.data, sizeof(float) * 16);
+    rope_rotate(&y, 0, 8, ROPE_HALF_SPLIT, 10000.0);
+    ck_assert(memcmp(x.data, y.data, sizeof(float) * 16) == 0);
+    matrix_free(&x);
+    matrix_free(&y);
+}
+END_TEST
+
+/* The scores of a query at m and a key at n, turned in double, depend on n - m alone. */
+START_TEST(rope_scores_depend_only_on_the_offset)
+{
+    const int width = 32;
+    Rng rng;
+    rng_seed(&rng, 32, 1);
+    for (int layout = ROPE_INTERLEAVED; layout <= ROPE_HALF_SPLIT; layout++)
+        for (int trial = 0; trial < 10; trial++) {
+            Matrix64 q = matrix64_new(1, width), k = matrix64_new(1, width),
+                     q2 = matrix64_new(1, width), k2 = matrix64_new(1, width);
+            double size = 0.0, qq = 0.0, kk = 0.0;
+            for (int c = 0; c < width; c++) {
+                q.data[c] = q2.data[c] = rng_normal(&rng);
+                k.data[c] = k2.data[c] = rng_normal(&rng);
+                qq += q.data[c] * q.data[c];
+                kk += k.data[c] * k.data[c];
+            }
+            size = sqrt(qq * kk);
+            const int m = (int)rng_below(&rng, 100), n = (int)rng_below(&rng, 100);
+            const int shift = 1 + (int)rng_below(&rng, 100000);
+            rope_rotate64(q, m, width, (RopeLayout)layout, 10000.0, false);
+            rope_rotate64(k, n, width, (RopeLayout)layout, 10000.0, false);
+            rope_rotate64(q2, m + shift, width, (RopeLayout)layout, 10000.0, false);
+            rope_rotate64(k2, n + shift, width, (RopeLayout)layout, 10000.0, false);
+            double s = 0.0, s2 = 0.0;
+            for (int c = 0; c < width; c++) {
+                s += q.data[c] * k.data[c];
+                s2 += q2.data[c] * k2.data[c];
+            }
+            ck_assert_double_le(fabs(s - s2), 1e-9 * size);
+            /* and it does depend on the offset: another offset, another score */
+            Matrix64 k3 = matrix64_new(1, width);
+            memcpy(k3.data, k2.data, sizeof(double) * width);
+            rope_rotate64(k3, 1, width, (RopeLayout)layout, 10000.0, false);
+            double s3 = 0.0;
+            for (int c = 0; c < width; c++)
+                s3 += q2.data[c] * k3.data[c];
+            ck_assert_double_gt(fabs(s3 - s2), 1e-3 * size);
+            Matrix64 *all[] = { &q, &k, &q2, &k2, &k3 };
+            for (int a = 0; a < 5; a++)
+                matrix64_free(all[a]);
+        }
+}
+END_TEST
+
+START_TEST(rope_keeps_norms_and_undo_turns_back)
+{
+    Rng rng;
+    rng_seed(&rng, 33, 1);
+    for (int layout = ROPE_INTERLEAVED; layout <= ROPE_HALF_SPLIT; layout++) {
+        Matrix64 x = matrix64_new(9, 24), y = matrix64_new(9, 24);
+        for (int e = 0; e < 9 * 24; e++)
+            x.data[e] = y.data[e] = rng_normal(&rng);
+        rope_rotate64(y, 123456, 6, (RopeLayout)layout, 500.0, false);
+        for (int t = 0; t < 9; t++) {
+            double before = 0.0, after = 0.0;
+            for (int c = 0; c < 24; c++) {
+                before += AT(x, t, c) * AT(x, t, c);
+                after += AT(y, t, c) * AT(y, t, c);
+            }
+            ck_assert_double_eq_tol(after, before, 1e-12 * before);
+        }
+        rope_rotate64(y, 123456, 6, (RopeLayout)layout, 500.0, true);
+        ck_assert_double_le(relative_difference(x.data, y.data, 9 * 24), 1e-12);
+        matrix64_free(&x);
+        matrix64_free(&y);
+    }
+}
+END_TEST
+
+/* Half-split coordinate c is interleaved coordinate 2c (first half) or 2(c - d/2) + 1. */
+START_TEST(rope_layouts_agree_after_reordering)
+{
+    const int width = 10, heads = 3, rows = 7;
+    Rng rng;
+    rng_seed(&rng, 34, 1);
+    Matrix split = matrix_new_normal(rows, width * heads, &rng, 1.0f),
+           mixed = matrix_new(rows, width * heads);
+    for (int t = 0; t < rows; t++)
+        for (int h = 0; h < heads; h++)
+            for (int c = 0; c < width; c++) {
+                const int place = c < width / 2 ? 2 * c : 2 * (c - width / 2) + 1;
+                AT(mixed, t, h * width + place) = AT(split, t, h * width + c);
+            }
+    rope_rotate(&split, 40, width, ROPE_HALF_SPLIT, 10000.0);
+    rope_rotate(&mixed, 40, width, ROPE_INTERLEAVED, 10000.0);
+    for (int t = 0; t < rows; t++)
+        for (int h = 0; h < heads; h++)
+            for (int c = 0; c < width; c++) {
+                const int place = c < width / 2 ? 2 * c : 2 * (c - width / 2) + 1;
+                ck_assert(AT(mixed, t, h * width + place) == AT(split, t, h * width + c));
+            }
+    matrix_free(&split);
+    matrix_free(&mixed);
+}
+END_TEST
+
+/* A cache turns each key at its own position: rows from first_position p are the rows p, p+1,
+ * ... of the same matrix turned from 0, bit for bit. */
+START_TEST(rope_from_a_first_position_equals_the_rows_of_a_longer_matrix)
+{
+    Rng rng;
+    rng_seed(&rng, 35, 1);
+    Matrix all = matrix_new_normal(20, 16, &rng, 1.0f), tail = matrix_new(5, 16);
+    memcpy(tail.data, &AT(all, 12, 0), sizeof(float) * 5 * 16);
+    rope_rotate(&all, 0, 16, ROPE_INTERLEAVED, 10000.0);
+    rope_rotate(&tail, 12, 16, ROPE_INTERLEAVED, 10000.0);
+    ck_assert(memcmp(tail.data, &AT(all, 12, 0), sizeof(float) * 5 * 16) == 0);
+    matrix_free(&all);
+    matrix_free(&tail);
+}
+END_TEST
+
+START_TEST(rope_refuses_an_odd_head_width)
+{
+    Matrix x = matrix_new(2, 6);
+    rope_rotate(&x, 0, 3, ROPE_INTERLEAVED, 10000.0);
+    matrix_free(&x);
+}
+END_TEST
+
+START_TEST(rope_refuses_heads_that_do_not_tile_the_row)
+{
+    Matrix x = matrix_new(2, 6);
+    rope_rotate(&x, 0, 4, ROPE_HALF_SPLIT, 10000.0);
+    matrix_free(&x);
+}
+END_TEST
+
+START_TEST(rope_refuses_a_negative_position)
+{
+    Matrix x = matrix_new(2, 4);
+    rope_rotate(&x, -1, 4, ROPE_INTERLEAVED, 10000.0);
+    matrix_free(&x);
+}
+END_TEST
+
+START_TEST(rope_refuses_a_base_of_one)
+{
+    Matrix x = matrix_new(2, 4);
+    rope_rotate(&x, 0, 4, ROPE_INTERLEAVED, 1.0);
+    matrix_free(&x);
+}
+END_TEST
+
+
+/* Without a mask a head is permutation equivariant, up to the rounding of reordered sums;
+ * with the causal mask it is not. */
+START_TEST(shuffling_moves_the_outputs_only_without_the_mask)
+{
+    enum { T = 10, D = 8 };
+    Rng rng;
+    rng_seed(&rng, 36, 1);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
+    HeadWeights w = head_weights_new(D, D, &rng);
+    const int order[T] = { 3, 9, 0, 7, 1, 8, 2, 6, 4, 5 }, same[T] = { 0, 1, 2, 3, 4, 5,
+                                                                        6, 7, 8, 9 };
+    ck_assert_double_le(positions_shuffle_difference(x, w, NULL, order), 1e-5);
+    ck_assert_double_gt(positions_shuffle_difference(x, w, mask_causal, order), 0.05);
+    ck_assert(positions_shuffle_difference(x, w, mask_causal, same) == 0.0);
+    matrix_free(&x);
+    head_weights_free(&w);
+}
+END_TEST
+
+/* The code of Vaswani et al., written as the paper writes it: sin(pos / 10000^(2i/d)). */
+START_TEST(the_sinusoidal_code_is_its_closed_form)
+{
+    Matrix64 p = matrix64_new(50, 12);
+    positions_sinusoidal(p, 7, 10000.0);
+    for (int t = 0; t < 50; t++)
+        for (int i = 0; i < 6; i++) {
+            const double angle = (7.0 + t) / pow(10000.0, 2.0 * i / 12.0);
+            ck_assert_double_eq_tol(AT(p, t, 2 * i), sin(angle), 1e-12);
+            ck_assert_double_eq_tol(AT(p, t, 2 * i + 1), cos(angle), 1e-12);
+        }
+    matrix64_free(&p);
+}
+END_TEST
+
+/* Moving k places is one rotation of each pair, whatever the position; the dot product of
+ * two codes is sum_i cos(k w_i), a function of the offset alone. */
+START_TEST(a_sinusoidal_offset_is_a_rotation)
+{
+    const int d = 16, k = 5;
+    Matrix64 p = matrix64_new(60, d);
+    positions_sinusoidal(p, 0, 10000.0);
+    for (int t = 0; t + k < 60; t++) {
+        double dot = 0.0, expected = 0.0;
+        for (int i = 0; i < d / 2; i++) {
+            const double w = positions_frequency(i, d, 10000.0), c = cos(k * w),
+                         s = sin(k * w);
+            ck_assert_double_eq_tol(AT(p, t + k, 2 * i),
+                                    c * AT(p, t, 2 * i) + s * AT(p, t, 2 * i + 1), 1e-12);
+            ck_assert_double_eq_tol(AT(p, t + k, 2 * i + 1),
+                                    -s * AT(p, t, 2 * i) + c * AT(p, t, 2 * i + 1), 1e-12);
+            expected += c;
+        }
+        for (int c = 0; c < d; c++)
+            dot += AT(p, t, c) * AT(p, t + k, c);
+        ck_assert_double_eq_tol(dot, expected, 1e-12);
+    }
+    matrix64_free(&p);
+}
+END_TEST
+
+/* The slopes of the authors' code (github.com/ofirpress/attention_with_linear_biases). */
+START_TEST(alibi_has_the_published_slopes)
+{
+    double s[12];
+    alibi_slopes(8, s);
+    for (int h = 0; h < 8; h++)
+        ck_assert_double_eq_tol(s[h], 1.0 / (double)(2 << h), 1e-15);
+    alibi_slopes(1, s);
+    ck_assert_double_eq_tol(s[0], 1.0 / 256, 1e-15);
+    alibi_slopes(4, s);
+    ck_assert_double_eq_tol(s[0], 0.25, 1e-15);
+    ck_assert_double_eq_tol(s[3], 1.0 / 256, 1e-15);
+    /* 12 heads: the 8 of 8 heads, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5 (of 16, every other) */
+    alibi_slopes(12, s);
+    for (int h = 0; h < 8; h++)
+        ck_assert_double_eq_tol(s[h], 1.0 / (double)(2 << h), 1e-15);
+    for (int h = 8; h < 12; h++)
+        ck_assert_double_eq_tol(s[h], pow(2.0, -0.5 - (h - 8)), 1e-15);
+}
+END_TEST
+
+START_TEST(alibi_is_linear_in_the_distance)
+{
+    Matrix64 scores = matrix64_new(5, 9);
+    for (int e = 0; e < 45; e++)
+        scores.data[e] = 0.25 * e;
+    alibi_bias(scores, 3, 0.125);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 9; j++)
+            ck_assert_double_eq_tol(AT(scores, i, j), 0.25 * (i * 9 + j) -
+                                    0.125 * abs(3 + i - j), 1e-15);
+    matrix64_free(&scores);
+}
+END_TEST
+
+START_TEST(the_bag_bound_counts_the_most_frequent_earlier_token)
+{
+    /* t = 1: bag {2}: 1/1; t = 2: {2, 2}: 2/2; t = 3: {2, 2, 0}: 2/3; t = 4: +1: 2/4 */
+    const int tokens[5] = { 2, 2, 0, 1, 3 };
+    ck_assert_double_eq_tol(positions_bag_accuracy(tokens, 1, 5, 1, 4),
+                            (1.0 + 1.0 + 2.0 / 3 + 0.5) / 4, 1e-15);
+    ck_assert_double_eq_tol(positions_bag_accuracy(tokens, 1, 5, 2, 4),
+                            (1.0 + 2.0 / 3 + 0.5) / 3, 1e-15);
+}
+END_TEST
+
+static PositionModel small_model(Encoding e, int positions, uint64_t seed)
+{
+    Rng rng;
+    rng_seed(&rng, seed, 1);
+    PositionModel m = position_model_new(e, 5, 12, 3, positions);
+    position_model_init(&m, &rng);
+    return m;
+}
+
+/* Without RoPE and ALiBi, the layer is chapter 9's multihead64_forward, causal and scaled. */
+START_TEST(the_layer_is_chapter_nines_without_rope_and_alibi)
+{
+    const int tokens[7] = { 4, 0, 3, 3, 1, 2, 0 };
+    for (int e = ENCODING_NONE; e <= ENCODING_LEARNED; e++) {
+        PositionModel m = small_model((Encoding)e, 5, 40);
+        PositionTrace t = position_trace_new(&m, 7);
+        position_forward(&m, tokens, 1, &t);
+        MultiHead64Trace t9 = multihead64_trace_new(&m.layer, 7);
+        Matrix64 y = matrix64_new(7, 12);
+        multihead64_forward(&m.layer, t.x, true, true, &t9, y);
+        ck_assert_double_le(relative_difference(y.data, t.y.data, 7 * 12), 1e-14);
+        multihead64_trace_free(&t9);
+        matrix64_free(&y);
+        position_trace_free(&t);
+        position_model_free(&m);
+    }
+}
+END_TEST
+
+/* Every encoding's backward pass against central differences, in double; the learned table
+ * is shorter than the sequences, so positions past it share its last row. */
+START_TEST(every_encoding_passes_the_gradient_check)
+{
+    int tokens[3 * 7];
+    Rng rng;
+    rng_seed(&rng, 41, 1);
+    positions_draw(&rng, tokens, 3 * 7, 5);
+    for (int e = 0; e < ENCODINGS; e++) {
+        PositionModel m = small_model((Encoding)e, 5, 42);
+        const double worst = position_gradient_check(&m, tokens, 3, 7, 2, 1e-5);
+        ck_assert_msg(worst < 1e-7, "%s: %g", encoding_names[e], worst);
+        position_model_free(&m);
+    }
+}
+END_TEST
+
+/* The check can fail: a model whose backward pass is told another encoding than its forward
+ * pass used (RoPE's gradient without RoPE's turn undone) is caught. */
+START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
+{
+    int tokens[2 * 6];
+    Rng rng;
+    rng_seed(&rng, 43, 1);
+    positions_draw(&rng, tokens, 2 * 6, 5);
+    PositionModel m = small_model(ENCODING_ROPE, 5, 44);
+    PositionTrace t = position_trace_new(&m, 6);
+    PositionModel right = position_model_new(ENCODING_ROPE, 5, 12, 3, 5),
+                  wrong = position_model_new(ENCODING_ROPE, 5, 12, 3, 5);
+    position_gradient(&m, tokens, 2, 6, 1, &right);
+    m.encoding = ENCODING_NONE;     /* the backward pass now skips the undoing turn */
+    position_forward(&m, tokens, 1, &t);
+    m.encoding = ENCODING_ROPE;
+    position_backward(&m, tokens, 1, &t, 1.0, &wrong);
+    ck_assert_double_gt(relative_difference(right.layer.w_query.data,
+                                            wrong.layer.w_query.data, 144), 1e-3);
+    position_trace_free(&t);
+    position_model_free(&right);
+    position_model_free(&wrong);
+    position_model_free(&m);
+}
+END_TEST
+
+/* Without an encoding, the answer at t depends on the bag of tokens 0 .. t - 1, not on their
+ * order: shuffling them leaves the distribution at t unchanged, up to rounding. */
+START_TEST(without_an_encoding_the_answer_ignores_the_order_before_it)
+{
+    const int tokens[8] = { 1, 4, 4, 0, 2, 3, 1, 2 }, shuffled[8] = { 4, 2, 1, 3, 0, 4, 1, 2 };
+    PositionModel m = small_model(ENCODING_NONE, 5, 45);
+    PositionTrace a = position_trace_new(&m, 8), b = position_trace_new(&m, 8);
+    position_forward(&m, tokens, 1, &a);
+    position_forward(&m, shuffled, 1, &b);
+    /* positions 6 and 7 see the same bag before them and the same own token */
+    for (int t = 6; t < 8; t++)
+        ck_assert_double_le(relative_difference(&AT(a.p, t, 0), &AT(b.p, t, 0), 5), 1e-13);
+    ck_assert_double_gt(relative_difference(&AT(a.p, 5, 0), &AT(b.p, 5, 0), 5), 1e-6);
+    m.encoding = ENCODING_ROPE;     /* with positions, the order matters */
+    position_forward(&m, tokens, 1, &a);
+    position_forward(&m, shuffled, 1, &b);
+    ck_assert_double_gt(relative_difference(&AT(a.p, 7, 0), &AT(b.p, 7, 0), 5), 1e-6);
+    position_trace_free(&a);
+    position_trace_free(&b);
+    position_model_free(&m);
+}
+END_TEST
+
+/* Whatever training does, a model without positions cannot beat the best order-blind guess
+ * by more than the sampling noise of the test (the bound is exact in expectation; 1200
+ * questions put its standard error near 1.4 points, and the margin is 5). */
+START_TEST(a_model_without_positions_stays_under_the_bag_bound)
+{
+    enum { SEQUENCES = 100, LENGTH = 13 };
+    PositionModel m = small_model(ENCODING_NONE, 5, 46);
+    Rng rng;
+    rng_seed(&rng, 47, 1);
+    position_train(&m, &rng, 150, 8, LENGTH, 1, 0.02);
+    int tokens[SEQUENCES * LENGTH];
+    positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
+    const double accuracy = position_accuracy(&m, tokens, SEQUENCES, LENGTH, 1);
+    const double bound = positions_bag_accuracy(tokens, SEQUENCES, LENGTH, 1, 5);
+    ck_assert_double_le(accuracy, bound + 0.05);
+    ck_assert_double_gt(bound, 1.0 / 5);
+    position_model_free(&m);
+}
+END_TEST
+
+/* Adam's first step moves every parameter with a gradient by the rate, against the sign of
+ * its gradient, whatever the gradient's size. */
+START_TEST(adams_first_step_moves_each_parameter_by_the_rate)
+{
+    PositionModel m = small_model(ENCODING_LEARNED, 4, 48), before = small_model(
+                          ENCODING_LEARNED, 4, 48);
+    PositionModel grad = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4),
+                  first = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4),
+                  second = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4);
+    Matrix64 *g[POSITION_MATRICES], *w[POSITION_MATRICES], *w0[POSITION_MATRICES];
+    position_model_matrices(&grad, g);
+    position_model_matrices(&m, w);
+    position_model_matrices(&before, w0);
+    for (int a = 0; a < POSITION_MATRICES; a++)
+        for (int e = 0; e < g[a]->rows * g[a]->cols; e++)
+            g[a]->data[e] = (e % 3 - 1) * pow(10.0, e % 5 - 2);
+    position_adam(&m, &grad, &first, &second, 1, 0.01);
+    for (int a = 0; a < POSITION_MATRICES; a++)
+        for (int e = 0; e < g[a]->rows * g[a]->cols; e++) {
+            const double sign = (g[a]->data[e] > 0) - (g[a]->data[e] < 0);
+            ck_assert_double_eq_tol(w[a]->data[e], w0[a]->data[e] - 0.01 * sign, 1e-8);
+        }
+    PositionModel *all[] = { &m, &before, &grad, &first, &second };
+    for (int a = 0; a < 5; a++)
+        position_model_free(all[a]);
+}
+END_TEST
+
+START_TEST(alibi_refuses_a_negative_slope)
+{
+    Matrix64 s = matrix64_new(2, 2);
+    alibi_bias(s, 0, -0.5);
+    matrix64_free(&s);
+}
+END_TEST
+
+START_TEST(alibi_slopes_refuse_zero_heads)
+{
+    double s[1];
+    alibi_slopes(0, s);
+}
+END_TEST
+
+START_TEST(the_model_refuses_an_odd_head_width)
+{
+    PositionModel m = position_model_new(ENCODING_ROPE, 5, 9, 3, 4);
+    position_model_free(&m);
+}
+END_TEST
+
+START_TEST(the_bag_bound_refuses_a_question_zero_places_back)
+{
+    const int tokens[4] = { 0, 1, 2, 3 };
+    positions_bag_accuracy(tokens, 1, 4, 0, 4);
+}
+END_TEST
+
+START_TEST(the_forward_pass_refuses_a_token_outside_the_vocabulary)
+{
+    const int tokens[4] = { 0, 1, 5, 3 };
+    PositionModel m = small_model(ENCODING_NONE, 5, 49);
+    PositionTrace t = position_trace_new(&m, 4);
+    position_forward(&m, tokens, 1, &t);
+    position_trace_free(&t);
+    position_model_free(&m);
+}
+END_TEST
+
+Suite *positions_suite(void)
+{
+    Suite *suite = suite_create("positions");
+    TCase *rope = tcase_create("rope");
+    tcase_add_test(rope, rope_turns_each_pair_by_its_rotation_matrix);
+    tcase_add_test(rope, rope_at_position_zero_changes_nothing);
+    tcase_add_test(rope, rope_scores_depend_only_on_the_offset);
+    tcase_add_test(rope, rope_keeps_norms_and_undo_turns_back);
+    tcase_add_test(rope, rope_layouts_agree_after_reordering);
+    tcase_add_test(rope, rope_from_a_first_position_equals_the_rows_of_a_longer_matrix);
+    suite_add_tcase(suite, rope);
+    TCase *core = tcase_create("encodings");
+    tcase_add_test(core, shuffling_moves_the_outputs_only_without_the_mask);
+    tcase_add_test(core, the_sinusoidal_code_is_its_closed_form);
+    tcase_add_test(core, a_sinusoidal_offset_is_a_rotation);
+    tcase_add_test(core, alibi_has_the_published_slopes);
+    tcase_add_test(core, alibi_is_linear_in_the_distance);
+    suite_add_tcase(suite, core);
+    TCase *model = tcase_create("model");
+    tcase_add_test(model, the_bag_bound_counts_the_most_frequent_earlier_token);
+    tcase_add_test(model, the_layer_is_chapter_nines_without_rope_and_alibi);
+    tcase_add_test(model, every_encoding_passes_the_gradient_check);
+    tcase_add_test(model, the_gradient_check_catches_a_wrong_backward_pass);
+    tcase_add_test(model, without_an_encoding_the_answer_ignores_the_order_before_it);
+    tcase_add_test(model, a_model_without_positions_stays_under_the_bag_bound);
+    tcase_add_test(model, adams_first_step_moves_each_parameter_by_the_rate);
+    suite_add_tcase(suite, model);
+    TCase *refused = tcase_create("refusals");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, rope_refuses_an_odd_head_width, SIGABRT);
+    tcase_add_test_raise_signal(refused, rope_refuses_heads_that_do_not_tile_the_row,
+                                SIGABRT);
+    tcase_add_test_raise_signal(refused, rope_refuses_a_negative_position, SIGABRT);
+    tcase_add_test_raise_signal(refused, rope_refuses_a_base_of_one, SIGABRT);
+    tcase_add_test_raise_signal(refused, alibi_refuses_a_negative_slope, SIGABRT);
+    tcase_add_test_raise_signal(refused, alibi_slopes_refuse_zero_heads, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_model_refuses_an_odd_head_width, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_bag_bound_refuses_a_question_zero_places_back,
+                                SIGABRT);
+    tcase_add_test_raise_signal(refused,
+                                the_forward_pass_refuses_a_token_outside_the_vocabulary,
+                                SIGABRT);
+    suite_add_tcase(suite, refused);
+    return suite;
+}

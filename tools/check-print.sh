@@ -1,0 +1,40 @@
+#!/bin/sh
+# The print rules of the book (make check runs this after the book is built):
+#   - every code line of the sources fits the text block at the code font (86 characters);
+#   - no word of the PDF stands past the right margin;
+#   - no float stands inside a chunk;
+#   - no page begins with a chunk's footer or a lone closing brace;
+#   - no "<<" or ">>" in code turned into the guillemets of the T1 fonts.
+# A chunk is never broken with two lines or fewer on a side: book/attention.sty forbids it.
+set -u
+pdf=${1:-attention.pdf}
+positions=${2:-generated/tex/attention.pos}
+width=86
+status=0
+for nw in book/*.nw; do
+    awk -v nw="$nw" -v width=$width '
+        /^<<.*>>=[ \t]*$/ { code = 1; next }
+        /^@([ \t]|$)/ { code = 0 }
+        code {
+            line = $0; gsub(/\t/, "        ", line)
+            if (length(line) > width) {
+                printf "%s:%d: a code line of %d characters; the page holds %d\n", \
+                    nw, NR, length(line), width
+                bad = 1
+            }
+        }
+        END { exit bad }' "$nw" || status=1
+done
+boxes=$(mktemp) || exit 2
+trap 'rm -f "$boxes"' EXIT
+pdftotext -bbox "$pdf" "$boxes" || exit 2
+awk -f tools/check-margins.awk "$boxes" || status=1
+awk -f tools/check-pagetops.awk "$boxes" || status=1
+awk -f tools/check-floats.awk "$positions" || status=1
+guillemets=$(pdftotext "$pdf" - | grep -n '[«»]' | head -5)
+if [ -n "$guillemets" ]; then
+    echo "$guillemets" | sed 's/^/guillemets in the PDF, at text line /'
+    status=1
+fi
+[ $status = 0 ] && echo "  PRINT    code lines, margins, floats, page tops, ligatures: all right"
+exit $status
