@@ -1,7 +1,7 @@
 # Chapter 9: the largest relative difference between the hand-written gradient and central
 # differences, against the step h: the toy model in double, and the multi-head layer of
 # chapter 5 with its finite differences taken in double and in float.
-set xlabel 'step $h$'
+set xlabel 'step $\delta$'
 set ylabel 'largest relative difference' offset -1,0
 set logscale xy
 set xrange [1e-10:0.1]

@@ -1,10 +1,12 @@
-/* Tests of the recall module (chapter 9): the task, the bound without attention, the forward
- * pass against a direct computation, the hand-written gradient against central differences
- * (repeated rows included), the table trick's backward step against the product rule, the
- * uniform fixed point, and a short training run that learns. */
+/* Tests of the recall module (chapter 9): the task, the bound without attention, both forward
+ * passes against a direct computation, the per-position gradient against central differences
+ * (repeated rows included), the fast gradient through the projected tables against the
+ * per-position one, the tables' backward step against the product rule, the uniform fixed
+ * point, and a short training run that learns. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
+#include "backprop.h"
 #include "lab.h"
 #include "recall.h"
 
@@ -135,12 +137,16 @@ START_TEST(forward_matches_a_direct_computation)
         RecallTrace trace;
         double a[T], p[V];
         recall_draw(&rng, &s);
-        const double loss = recall_forward(&m, &tables, &s, &trace);
-        ck_assert_double_eq_tol(loss, direct_forward(&m, &s, a, p), 1e-12);
-        for (int j = 0; j < T; j++)
-            ck_assert_double_eq_tol(trace.attention[j], a[j], 1e-13);
-        for (int o = 0; o < V; o++)
-            ck_assert_double_eq_tol(trace.probability[o], p[o], 1e-13);
+        const double direct = direct_forward(&m, &s, a, p);
+        for (int fast = 0; fast < 2; fast++) {
+            const double loss = fast ? recall_forward_fast(&m, &tables, &s, &trace)
+                                     : recall_forward(&m, &s, &trace);
+            ck_assert_double_eq_tol(loss, direct, 1e-12);
+            for (int j = 0; j < T; j++)
+                ck_assert_double_eq_tol(trace.attention[j], a[j], 1e-13);
+            for (int o = 0; o < V; o++)
+                ck_assert_double_eq_tol(trace.probability[o], p[o], 1e-13);
+        }
     }
 }
 END_TEST
@@ -179,6 +185,39 @@ START_TEST(gradient_adds_over_repeated_rows)
         ck_assert(grad.e_key[0][c] == 0.0 && grad.e_value[0][c] == 0.0);
         ck_assert(grad.e_key[5][c] != 0.0 && grad.e_value[3][c] != 0.0);
     }
+}
+END_TEST
+
+/* The fast gradient goes through the projected tables, the per-position one (which the two
+ * tests above check against central differences) through the inputs of the positions: the two
+ * must agree to rounding, matrix by matrix, on batches of several sizes whose first sequence
+ * repeats a value, from small and large weights. */
+START_TEST(fast_gradient_matches_the_per_position_one)
+{
+    const int sizes[3] = { 1, 5, 64 };
+    const double scales[3] = { 0.3, 1.0, 3.0 };
+    RecallSequence batch[64];
+    for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) {
+            Rng rng;
+            rng_seed(&rng, 19, (uint64_t)(3 * k + l));
+            RecallModel m, plain, fast;
+            recall_init(&m, &rng, scales[l]);
+            recall_draw_many(&rng, batch, sizes[k]);
+            batch[0] = (RecallSequence){ { 5, 2, 7 }, { 3, 6, 3 }, 2 };
+            const double loss = recall_gradient(&m, batch, sizes[k], &plain);
+            ck_assert_double_eq_tol(recall_gradient_fast(&m, batch, sizes[k], &fast), loss,
+                                    1e-12 * fmax(1.0, loss));
+            RecallMatrix by_position[RECALL_MATRICES], by_table[RECALL_MATRICES];
+            recall_matrices(&plain, by_position);
+            recall_matrices(&fast, by_table);
+            for (int p = 0; p < RECALL_MATRICES; p++)
+                ck_assert_double_le(relative_difference(by_table[p].data,
+                                                        by_position[p].data,
+                                                        by_position[p].rows *
+                                                            by_position[p].cols),
+                                    1e-12);
+        }
 }
 END_TEST
 
@@ -229,18 +268,23 @@ START_TEST(uniform_attention_is_a_fixed_point)
     recall_init(&m, &rng, 0.3);
     recall_make_uniform(&m);
     recall_draw_many(&rng, batch, 16);
-    recall_gradient(&m, batch, 16, &grad);
-    double largest = 0.0;
-    for (int i = 0; i < W; i++)
-        for (int j = 0; j < W; j++) {
-            ck_assert(grad.w_query[i][j] == 0.0 && grad.w_key[i][j] == 0.0);
-            largest = fmax(largest, fabs(grad.w_value[i][j]));
-        }
-    ck_assert_double_gt(largest, 1e-4);     /* the rest of the model does learn */
+    for (int fast = 0; fast < 2; fast++) {
+        if (fast)
+            recall_gradient_fast(&m, batch, 16, &grad);
+        else
+            recall_gradient(&m, batch, 16, &grad);
+        double largest = 0.0;
+        for (int i = 0; i < W; i++)
+            for (int j = 0; j < W; j++) {
+                ck_assert(grad.w_query[i][j] == 0.0 && grad.w_key[i][j] == 0.0);
+                largest = fmax(largest, fabs(grad.w_value[i][j]));
+            }
+        ck_assert_double_gt(largest, 1e-4);     /* the rest of the model does learn */
+    }
     RecallTables tables;
     RecallTrace trace;
     recall_tables(&m, &tables);
-    recall_forward(&m, &tables, &batch[0], &trace);
+    recall_forward_fast(&m, &tables, &batch[0], &trace);
     for (int j = 0; j < T; j++)
         ck_assert(trace.attention[j] == 0.25);
 }
@@ -255,7 +299,7 @@ START_TEST(step_moves_against_the_gradient)
     recall_init(&m, &rng, 0.3);
     recall_draw_many(&rng, batch, 8);
     before = m;
-    const double loss = recall_gradient(&m, batch, 8, &grad);
+    const double loss = recall_gradient_fast(&m, batch, 8, &grad);
     ck_assert_double_eq_tol(recall_step(&m, batch, 8, 0.1, false), loss, 1e-15);
     for (int i = 0; i < W; i++)
         for (int j = 0; j < W; j++) {
@@ -303,6 +347,7 @@ Suite *recall_suite(void)
     tcase_add_test(model, forward_matches_a_direct_computation);
     tcase_add_test(model, gradient_matches_central_differences);
     tcase_add_test(model, gradient_adds_over_repeated_rows);
+    tcase_add_test(model, fast_gradient_matches_the_per_position_one);
     tcase_add_test(model, tables_backward_follows_the_product_rule);
     tcase_add_test(model, uniform_attention_is_a_fixed_point);
     suite_add_tcase(suite, model);
