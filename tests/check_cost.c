@@ -234,6 +234,10 @@ START_TEST(vector_exp_is_accurate_on_the_range_a_softmax_uses)
     cost_exp(special, result, 4);
     ck_assert(result[0] == 1.0f && result[1] == 0.0f && result[2] == 0.0f);
     ck_assert_float_eq_tol(result[3], (float)exp(-1.0), 1e-7f);
+    const float large[3] = { 88.0f, 88.3f, 1000.0f };
+    cost_exp(large, result, 3);
+    ck_assert(fabs(result[0] - exp(88.0)) <= 4e-7 * exp(88.0));
+    ck_assert(isfinite(result[2]) && result[2] == result[1]);
 }
 END_TEST
 
