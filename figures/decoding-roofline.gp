@@ -3,7 +3,7 @@
 set logscale xy
 set xlabel 'operations per byte read'
 set ylabel 'GFLOP/s'
-set key bottom right Left reverse
+set key top left Left reverse
 f = data('decoding-roofline')
 set xrange [0.03125:64]
 set format x '$%g$'
