@@ -51,7 +51,7 @@ do for [h = 0:P - 1] {
     set rmargin at screen left + (c + 1) * cell_width - 0.01
     set tmargin at screen top - r * cell_height - title_space
     set bmargin at screen top - (r + 1) * cell_height + label_space
-    set title name(h) offset 0,-0.9
+    set title name(h) offset 0,-0.6
     set xlabel '\small key $j$' offset 0,1.2
     if (c == 0) {
         set ylabel '\small query $i$' offset 2,0

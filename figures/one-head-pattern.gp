@@ -24,7 +24,7 @@ set multiplot
 set lmargin at screen 0.11
 set rmargin at screen 0.485
 set title 'with the scale $1/\sqrt{d_k}$'
-set ylabel 'query $i$: the position attending' offset -0.5,0
+set ylabel 'query $i$: the position attending' offset -1.5,0
 plot data('one-head-pattern') matrix rowheaders columnheaders using 1:2:3 with image, \
      '' matrix rowheaders columnheaders using 1:2:($3 < 0.5 ? cell($3) : '') \
         with labels tc rgb 'white', \
@@ -51,7 +51,7 @@ set xrange [0:1]
 set yrange [0:1]
 set y2range [0:1]
 set y2tics 0.2 scale 0.5
-set y2label 'weight $A_{ij}$'
+set y2label 'weight $A_{ij}$' offset 0.8,0
 set print $bar
 do for [k = 0:255] { print sprintf('0 %g %g', k / 255.0, k / 255.0); print sprintf('1 %g %g', k / 255.0, k / 255.0) }
 unset print
