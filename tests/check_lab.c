@@ -120,12 +120,14 @@ START_TEST(finish_writes_macros_and_report_lines)
     lab_start(&lab, "one-head", "a test", 3, argv, NULL);
     lab_result(&lab, "largest_weight", "%.3f", 0.25);
     lab_result(&lab, "name", "%s", "a_b 50%");
+    lab_result(&lab, "count", "%s", "6,703");
     ck_assert_int_eq(lab_finish(&lab), 0);
     char path[128], text[512];
     snprintf(path, sizeof path, "%s/numbers/one-head.tex", folder);
     read_file(path, text, sizeof text);
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadLargestWeight}{0.250}"));
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadName}{a\\_b 50\\%}"));
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadCount}{6{,}703}"));
     remove_folder();
 }
 END_TEST
