@@ -1,7 +1,7 @@
 # Chapter 1: histogram of PCG32 + Box-Muller normal samples against the Gaussian density (top),
 # and the residual, measured density minus phi, inside a band of two standard errors (bottom).
 # Columns: x, measured density, phi(x), standard error of the measured density.
-set terminal cairolatex pdf input colortext size 12cm,9cm font ",9"
+set terminal cairolatex pdf input colortext size 12cm,6.8cm font ",9"
 set output outfile
 set multiplot
 set lmargin at screen 0.12

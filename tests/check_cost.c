@@ -1,7 +1,8 @@
 /* Tests of the cost module (chapter 7): every variant against a causal head computed in double
  * precision and against the naive head, on sizes that are not multiples of the tiles; the
  * online softmax update; the vectorised exponential; the FMA chains of the peak measurement;
- * the FLOP count, the memory each variant reports, and the names of the variants. */
+ * the FLOP count, the memory each variant reports, and the names of the variants; the loop
+ * orders of a matrix product. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -414,6 +415,74 @@ START_TEST(the_profile_refuses_a_width_its_tiles_do_not_cover)
 }
 END_TEST
 
+/* The i,j,p products of the loop-order experiment: the one-sum version adds the products of
+ * C_ij in the order p = 0, 1, ..., as matrix_multiply does, so the two agree bit for bit; the
+ * four-sum version agrees with a product in double precision, on shapes whose inner size is
+ * not a multiple of four, so that its tail runs too. */
+START_TEST(the_loop_orders_compute_the_same_product)
+{
+    const int shapes[][3] = { { 13, 37, 11 }, { 5, 3, 7 }, { 1, 1, 1 }, { 16, 64, 16 } };
+    for (int s = 0; s < 4; s++) {
+        const int m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
+        Rng rng;
+        rng_seed(&rng, 20 + (unsigned)s, 1);
+        Matrix a = matrix_new_normal(m, k, &rng, 1.0f), b = matrix_new_normal(k, n, &rng, 1.0f);
+        Matrix ipj = matrix_new(m, n), one = matrix_new(m, n), four = matrix_new(m, n);
+        matrix_multiply(a, b, ipj);
+        cost_multiply_ijp(a, b, one);
+        cost_multiply_ijp_four_sums(a, b, four);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double exact = 0.0, size = 0.0;
+                for (int p = 0; p < k; p++) {
+                    exact += (double)AT(a, i, p) * AT(b, p, j);
+                    size += fabs((double)AT(a, i, p) * AT(b, p, j));
+                }
+                ck_assert(AT(one, i, j) == AT(ipj, i, j));
+                ck_assert_double_eq_tol(AT(four, i, j), exact, 1e-6 * k * size + 1e-30);
+            }
+        matrix_free(&a);
+        matrix_free(&b);
+        matrix_free(&ipj);
+        matrix_free(&one);
+        matrix_free(&four);
+    }
+}
+END_TEST
+
+/* The four sums group the products as (p0 + p1) + (p2 + p3), one sum as ((p0 + p1) + p2) + p3:
+ * with 1e8, 1, -1e8, 1 (floats are 8 apart near 1e8) the first gives 0, the second 1. */
+START_TEST(four_sums_group_the_products_in_another_order)
+{
+    Matrix a = matrix_new(1, 4), b = matrix_new(4, 1), c = matrix_new(1, 1);
+    const float row[4] = { 1e8f, 1.0f, -1e8f, 1.0f };
+    for (int p = 0; p < 4; p++) {
+        AT(a, 0, p) = row[p];
+        AT(b, p, 0) = 1.0f;
+    }
+    cost_multiply_ijp(a, b, c);
+    ck_assert(AT(c, 0, 0) == 1.0f);
+    cost_multiply_ijp_four_sums(a, b, c);
+    ck_assert(AT(c, 0, 0) == 0.0f);
+    matrix_free(&a);
+    matrix_free(&b);
+    matrix_free(&c);
+}
+END_TEST
+
+START_TEST(the_loop_orders_refuse_shapes_that_do_not_chain)
+{
+    Matrix a = matrix_new(2, 3), b = matrix_new(4, 2), c = matrix_new(2, 2);
+    if (_i == 0)
+        cost_multiply_ijp(a, b, c);
+    else
+        cost_multiply_ijp_four_sums(a, b, c);
+    matrix_free(&a);
+    matrix_free(&b);
+    matrix_free(&c);
+}
+END_TEST
+
 Suite *cost_suite(void)
 {
     Suite *suite = suite_create("cost");
@@ -434,6 +503,8 @@ Suite *cost_suite(void)
     tcase_add_test(parts, the_schedule_bound_matches_an_exhaustive_split_on_two_threads);
     tcase_add_test(parts, the_profile_of_flash_gives_its_bits_and_counts_every_flop_once);
     tcase_add_test(parts, the_traffic_model_matches_a_count_and_the_closed_form);
+    tcase_add_test(parts, the_loop_orders_compute_the_same_product);
+    tcase_add_test(parts, four_sums_group_the_products_in_another_order);
     suite_add_tcase(suite, parts);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
@@ -443,6 +514,8 @@ Suite *cost_suite(void)
                                 SIGABRT);
     tcase_add_test_raise_signal(refused, the_profile_refuses_a_width_its_tiles_do_not_cover,
                                 SIGABRT);
+    tcase_add_loop_test_raise_signal(refused, the_loop_orders_refuse_shapes_that_do_not_chain,
+                                     SIGABRT, 0, 2);
     suite_add_tcase(suite, refused);
     return suite;
 }
