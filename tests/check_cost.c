@@ -239,6 +239,9 @@ START_TEST(vector_exp_is_accurate_on_the_range_a_softmax_uses)
     cost_exp(large, result, 3);
     ck_assert(fabs(result[0] - exp(88.0)) <= 4e-7 * exp(88.0));
     ck_assert(isfinite(result[2]) && result[2] == result[1]);
+    const float not_a_number = NAN;
+    cost_exp(&not_a_number, result, 1);
+    ck_assert(isnan(result[0]));
 }
 END_TEST
 
