@@ -12,6 +12,7 @@
 #include "cost.h"
 #include "lab.h"
 #include "rng.h"
+#include "reference.h"
 #include "refusal.h"
 
 /* The causal head written the obvious way, in double precision. */
@@ -151,16 +152,19 @@ START_TEST(flash_does_not_leak_the_future)
 END_TEST
 
 /* Two blocks of scores through the online update must give the softmax of both together.  Block
- * one has 40 keys, block two 64; query 5 sees nothing in block one, query 9 nothing in either. */
+ * one has 41 keys, an odd count, and its last key holds query 3's largest score, so that a
+ * maximum that missed the odd key out would show; block two has 64.  Query 5 sees nothing in
+ * block one, query 9 nothing in either. */
 static void fill_two_blocks(float *first, float *second)
 {
     Rng rng;
     rng_seed(&rng, 60, 1);
-    for (int e = 0; e < 40 * COST_BLOCK; e++)
+    for (int e = 0; e < 41 * COST_BLOCK; e++)
         first[e] = (float)(3.0 * rng_normal(&rng));
+    first[40 * COST_BLOCK + 3] = 30.0f;
     for (int e = 0; e < 64 * COST_BLOCK; e++)
         second[e] = (float)(3.0 * rng_normal(&rng) + 2.0);
-    for (int j = 0; j < 40; j++)
+    for (int j = 0; j < 41; j++)
         first[j * COST_BLOCK + 5] = first[j * COST_BLOCK + 9] = -INFINITY;
     for (int j = 0; j < 64; j++) {
         second[j * COST_BLOCK + 9] = -INFINITY;
@@ -171,8 +175,8 @@ static void fill_two_blocks(float *first, float *second)
 
 static void check_two_blocks(bool fast_exp)
 {
-    static float first[40 * COST_BLOCK], second[64 * COST_BLOCK];
-    static float original_first[40 * COST_BLOCK], original_second[64 * COST_BLOCK];
+    static float first[41 * COST_BLOCK], second[64 * COST_BLOCK];
+    static float original_first[41 * COST_BLOCK], original_second[64 * COST_BLOCK];
     float max[COST_BLOCK], sum[COST_BLOCK], rescale[COST_BLOCK], first_max[COST_BLOCK];
     fill_two_blocks(first, second);
     memcpy(original_first, first, sizeof first);
@@ -181,18 +185,18 @@ static void check_two_blocks(bool fast_exp)
         max[i] = -INFINITY;
         sum[i] = 0.0f;
     }
-    cost_online_softmax(first, 40, max, sum, rescale, fast_exp);
+    cost_online_softmax(first, 41, max, sum, rescale, fast_exp);
     memcpy(first_max, max, sizeof max);
     cost_online_softmax(second, 64, max, sum, rescale, fast_exp);
     for (int i = 0; i < COST_BLOCK; i++) {
         double first_m = -INFINITY, m, total = 0.0;
-        for (int j = 0; j < 40; j++)
+        for (int j = 0; j < 41; j++)
             first_m = fmax(first_m, original_first[j * COST_BLOCK + i]);
         m = first_m;
         for (int j = 0; j < 64; j++)
             m = fmax(m, original_second[j * COST_BLOCK + i]);
         ck_assert(first_max[i] == (float)first_m && max[i] == (float)m);
-        for (int j = 0; j < 40; j++) {
+        for (int j = 0; j < 41; j++) {
             /* the exponent is a float difference, rounded as the kernel rounds it */
             const double w = first_m == -INFINITY ? 0.0 : exp(original_first[j * COST_BLOCK + i]
                                                               - (float)first_m);
@@ -436,11 +440,8 @@ START_TEST(the_loop_orders_compute_the_same_product)
         cost_multiply_ijp_four_sums(a, b, four);
         for (int i = 0; i < m; i++)
             for (int j = 0; j < n; j++) {
-                double exact = 0.0, size = 0.0;
-                for (int p = 0; p < k; p++) {
-                    exact += (double)AT(a, i, p) * AT(b, p, j);
-                    size += fabs((double)AT(a, i, p) * AT(b, p, j));
-                }
+                double size;
+                const double exact = reference_entry(a, b, i, j, &size);
                 ck_assert(AT(one, i, j) == AT(ipj, i, j));
                 ck_assert_double_eq_tol(AT(four, i, j), exact, 1e-6 * k * size + 1e-30);
             }
