@@ -8,8 +8,8 @@
 static void reference_softmax(const float *scores, double *p, int n)
 {
     double max = -INFINITY, total = 0.0;
-    for (int j = 0; j < n; j++)
-        max = fmax(max, scores[j]);
+    for (int j = 0; j < n; j++) /* not fmax: gcc 12 for aarch64 with SVE crashes on it */
+        max = scores[j] > max ? scores[j] : max;
     for (int j = 0; j < n; j++)
         total += p[j] = exp((double)scores[j] - max);
     for (int j = 0; j < n; j++)
