@@ -1,6 +1,8 @@
 # Reads `pdftotext -bbox` output and prints every page whose first line under the running
-# head is a lone closing brace or a chunk's footer (Defines, Uses, ...): the end of a chunk
-# cut off from the chunk.
+# head is a lone closing brace or a chunk's footer (Defines, Uses, ...), the end of a chunk cut
+# off from the chunk; or a line of braces alone (`{`, `}`, `};`) or a typedef's last line
+# (`} Name;`), cut off from the line before it; and every page that ends with a chunk's header
+# and fewer than two of its code lines; and every page blank but for its running head.
 function attr(line, name) {
     match(line, name "=\"[-0-9.]+\"")
     return substr(line, RSTART + length(name) + 2, RLENGTH - length(name) - 3) + 0
@@ -17,12 +19,29 @@ function line_text(y,   k, text) {
         if (y >= 0 && ytop[k] > y - 1 && ytop[k] < y + 1) text = text (text == "" ? "" : " ") word[k]
     return text
 }
-function finish_page(   k, head, first, second, footer) {
+# A chunk's header ends with "≡" (or "+≡"), which stands a little higher than its line's words.
+function is_header(y,   k) {
+    for (k = 1; k <= nwords; k++)
+        if (word[k] ~ /≡$/ && ytop[k] > y - 4 && ytop[k] < y + 4) return 1
+    return 0
+}
+function header_text(y,   k, text) {
+    text = ""
+    for (k = 1; k <= nwords; k++)
+        if (ytop[k] > y - 4 && ytop[k] < y + 4) text = text (text == "" ? "" : " ") word[k]
+    return text
+}
+function finish_page(   k, head, first, second, footer, y, n, bottom, lines) {
     if (page == 0 || nwords == 0) return
     head = -1
     for (k = 1; k <= nwords; k++)
         if (head < 0 || ytop[k] < head - 1) head = ytop[k]
     if (head > 60) return
+    if (line_below(head) < 0) {
+        printf "page %d (of the PDF) is blank but for its running head\n", page
+        bad++
+        return
+    }
     first = line_text(line_below(head))
     second = line_text(line_below(line_below(head)))
     footer = "^(Defines:|Uses |This code is used|This definition is continued)"
@@ -30,7 +49,24 @@ function finish_page(   k, head, first, second, footer) {
         printf "page %d (of the PDF) begins with \"%s\", cut off from its chunk\n", \
             page, substr(first, 1, 40)
         bad++
+    } else if (first ~ /^[{}][{}; ]*$/ || first ~ /^} ?[A-Za-z_][A-Za-z0-9_]*;$/) {
+        printf "page %d (of the PDF) begins with a lone \"%s\", cut off from the line before it\n", \
+            page, first
+        bad++
     }
+    # The page's lines from the bottom up, a page number alone at the foot left out: a chunk's
+    # header among the last two lines has fewer than two of its code lines on the page.
+    n = 0
+    for (y = line_below(head); y >= 0; y = line_below(y)) lines[++n] = y
+    bottom = n
+    if (bottom > 0 && line_text(lines[bottom]) ~ /^[0-9ivxlc]+$/) bottom--
+    for (k = bottom; k > bottom - 2 && k > 0; k--)
+        if (is_header(lines[k])) {
+            printf "page %d (of the PDF) ends with the header of a chunk and %d of its lines: \"%s\"\n", \
+                page, bottom - k, substr(header_text(lines[k]), 1, 50)
+            bad++
+            break
+        }
 }
 /<page / { finish_page(); page++; nwords = 0; next }
 /<word / {
