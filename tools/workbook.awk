@@ -4,14 +4,20 @@
 #
 #   awk -v numbers=FILE -v listing=FILE -v source=book/NN-slug.nw -f tools/workbook.awk book/NN-slug.nw
 #
-# numbers: lines "LABEL NUMBER" (from LaTeX's .aux); listing: one line per stub is appended,
-# "exercise NUMBER SOURCE:LINE <<chunk name>>".
+# numbers: lines "LABEL NUMBER" (from LaTeX's .aux); listing (optional): one line per stub is
+# appended, "exercise NUMBER SOURCE:LINE <<chunk name>>".
+# only="3.2 11.1" (optional): stub those exercises only, and keep the others' chunks as written
+# (an exercise put back into a workbook).
+# trace=1: stub nothing; instead the first line of each exercise's chunk begins by noting, once
+# a process, that the chunk was reached (exercise_reached), for the map of the tests that reach
+# each exercise (tools/exercise-tests.sh).
 BEGIN {
     while ((getline entry < numbers) > 0) {
         split(entry, field, " ")
         number[field[1]] = field[2]
     }
     in_code = 0; pending = 0; out = 0
+    if (only != "") { split(only, wanted, " "); for (k in wanted) stubbed[wanted[k]] = 1 }
 }
 
 function emit(text) { print text; out++ }
@@ -36,12 +42,23 @@ function flush_chunk(label,    k, name, n) {
         failed = 1
         n = label
     }
+    if (trace) {
+        emit("{ static _Atomic int reached; void exercise_reached(const char *); " \
+             "if (!reached) { reached = 1; exercise_reached(\"" n "\"); } } " body[1])
+        for (k = 2; k <= lines; k++) emit(body[k])
+        if (listing != "") print "exercise " n " " source " " header >> listing
+        return
+    }
+    if (only != "" && !(n in stubbed)) {
+        for (k = 1; k <= lines; k++) emit(body[k])
+        return
+    }
     name = header
     sub(/=[ \t]*$/, "", name)
     emit("/* Exercise " n ": write this chunk; make check says when it is right. */")
     emit("{ _Noreturn void exercise_unsolved(const char *, const char *, int);")
     emit("  exercise_unsolved(\"" n "\", __FILE__, __LINE__); }")
-    print "exercise " n " " source ":" out " " name >> listing
+    if (listing != "") print "exercise " n " " source ":" out " " name >> listing
 }
 
 pending {
