@@ -41,13 +41,15 @@ PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-n
 # `make portability` needs more: the compilers of its matrix, a cross compiler, qemu
 # (tools/portability.sh).  Debian's libomp-N-dev packages exclude one another, so one OpenMP
 # header serves every clang: libomp-dev's (clang 14's), or whichever libomp-N-dev is there (the
-# pattern is matched by the shell in tools/deps.sh).
+# pattern is matched by the shell in tools/deps.sh); libomp-dev is installed only where none is,
+# so that installing never swaps one out.
 # PORT_BUILDS="native aarch64" runs only those of its builds.
 PORT_TOOLS    := clang gcc-12 gcc-11 clang-14 clang-19 clang-22 aarch64-linux-gnu-gcc qemu-aarch64 \
                  /usr/lib/llvm-*/lib/clang/*/include/omp.h \
                  /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc /usr/lib/aarch64-linux-gnu/libsubunit.a
 PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang gcc-12 gcc-11 clang-19 clang-22 \
-                 libomp-dev check:arm64 libsubunit-dev:arm64
+                 $(if $(wildcard /usr/lib/llvm-*/lib/clang/*/include/omp.h),,libomp-dev) check:arm64 \
+                 libsubunit-dev:arm64
 # Every program run goes through this lock, so that timed runs never share the machine, even
 # under make -j.
 RUN_LOCK := flock generated/.run.lock

@@ -4,7 +4,8 @@
 #   tools/deps.sh [--arch ARCH] STAMP 'TOOL...' 'PACKAGE...'
 #
 # A TOOL is a command name, pc:MODULE (a pkg-config module, checked with the PKG_CONFIG_LIBDIR
-# of the environment), or an absolute path (a file that must exist).  When every tool is there
+# of the environment), or an absolute path (a file that must exist; a shell pattern stands for
+# every file it matches, and for itself, missing, where it matches none).  When every tool is there
 # the script writes STAMP and prints nothing on stdout.  Otherwise it installs the packages
 # (as root, or with password-less sudo; --arch first adds a foreign architecture to dpkg),
 # checks every tool again and writes STAMP only if every one is now there.  When it cannot, it

@@ -36,8 +36,13 @@ wanted() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 # holds nothing else (that resource folder's other headers are another clang's).
 omp_dir=generated/port/omp
 mkdir -p "$omp_dir"
+# The full clang build below links OpenMP's runtime too, so it uses the clang of that header.
+omp_clang=clang
 for header in /usr/lib/llvm-*/lib/clang/*/include/omp.h; do
-  [ -e "$header" ] && ln -sf "$header" "$omp_dir/omp.h" && break
+  [ -e "$header" ] || continue
+  ln -sf "$header" "$omp_dir/omp.h"
+  version=${header#/usr/lib/llvm-}; omp_clang=clang-${version%%/*}
+  break
 done
 
 # matrix_make COMPILER TARGET [make arguments]: the make command of one cell of the matrix.
@@ -149,7 +154,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 port native      "" CFLAGS="-O2 -march=native"
 port ndebug      "" CFLAGS="-O2 -march=native -DNDEBUG"
-port clang       "" CC=clang CFLAGS="-O2 -march=native"
+port clang       "" CC="$omp_clang" CFLAGS="-O2 -march=native"
 # aarch64: linked statically, so that qemu runs it without an aarch64 sysroot.
 PKG_CONFIG_LIBDIR=$ARM_PKG_CONFIG \
 port aarch64 qemu-aarch64 CC=$ARM_CC CFLAGS="-O2" LDFLAGS="-static"
