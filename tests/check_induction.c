@@ -1,4 +1,4 @@
-/* Tests of the induction module (chapter 12): the layer with its bias against chapter 9's layer
+/* Tests of the induction module (chapter 12): the layer with a zero bias against the layer without
  * and against the closed form of a bias alone, the whole model's gradient against central
  * differences, the batch's gradient against the sum of single sequences on any number of
  * threads, Adam's first step, the loss falling over a few steps, the data, and the hand-built
@@ -13,25 +13,18 @@
 #include "induction.h"
 #include "refusal.h"
 
-static double largest_difference(Matrix64 a, Matrix64 b)
-{
-    double worst = 0.0;
-    for (int e = 0; e < a.rows * a.cols; e++)
-        worst = fmax(worst, fabs(a.data[e] - b.data[e]));
-    return worst;
-}
-
 static InductionModel random_model(InductionShape s, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed, 1);
     InductionModel m = induction_new(s);
     induction_init(&m, &rng);
-    Matrix64 *list[INDUCTION_MATRICES];
-    induction_matrices(&m, list);
-    for (int p = 1; p <= 2; p++)        /* the biases, which start at 0 */
-        for (int e = 0; e < list[p]->rows * list[p]->cols; e++)
-            list[p]->data[e] = rng_normal(&rng);
+    KitParam list[INDUCTION_MATRICES];
+    induction_params(&m, list);
+    for (int p = 0; p < INDUCTION_MATRICES; p++)     /* the biases, which start at 0 */
+        if (list[p].role == KIT_BIAS)
+            for (int e = 0; e < list[p].rows * list[p].cols; e++)
+                list[p].data[e] = rng_normal(&rng);
     return m;
 }
 
@@ -48,7 +41,7 @@ static int *draw_batch(InductionShape s, int n, int shortest, uint64_t seed, int
     return tokens;
 }
 
-START_TEST(layer_without_bias_matches_chapter_nine)
+START_TEST(layer_with_a_zero_bias_is_the_layer_without_one)
 {
     const InductionShape s = { 7, 9, 12, 3 };
     InductionModel m = random_model(s, 3);
@@ -60,10 +53,13 @@ START_TEST(layer_without_bias_matches_chapter_nine)
     Matrix64 zero = matrix64_new(3, 9);
     MultiHead64Trace t1 = multihead64_trace_new(&m.layer[0], 9),
                      t2 = multihead64_trace_new(&m.layer[0], 9);
-    induction_layer_forward(&m.layer[0], zero, x, &t1, mine);
-    multihead64_forward(&m.layer[0], x, true, true, &t2, theirs);
-    ck_assert_double_le(largest_difference(mine, theirs), 1e-12);
-    ck_assert_double_le(largest_difference(t1.weights, t2.weights), 1e-14);
+    LayerOptions with_zero = induction_layer(&m, 0), without = with_zero;
+    with_zero.bias = zero;
+    without.bias = (Matrix64){ 0, 0, NULL };
+    multihead64_forward(&m.layer[0], with_zero, x, &t1, mine);
+    multihead64_forward(&m.layer[0], without, x, &t2, theirs);
+    ck_assert_double_eq(matrix64_largest_difference(mine, theirs), 0.0);
+    ck_assert_double_eq(matrix64_largest_difference(t1.weights, t2.weights), 0.0);
     multihead64_trace_free(&t1);
     multihead64_trace_free(&t2);
     Matrix64 *all[] = { &x, &mine, &theirs, &zero };
@@ -84,7 +80,7 @@ START_TEST(a_bias_alone_gives_its_softmax_by_distance)
         for (int k = 0; k < 6; k++)
             AT(m.bias[0], h, k) = 0.5 * k - h;
     MultiHead64Trace t = multihead64_trace_new(&m.layer[0], 6);
-    induction_layer_forward(&m.layer[0], m.bias[0], x, &t, y);
+    multihead64_forward(&m.layer[0], induction_layer(&m, 0), x, &t, y);
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < 6; i++) {
             double total = 0.0;
@@ -123,26 +119,27 @@ START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
     InductionModel m = random_model(s, 5), one = induction_new(s), sum = induction_new(s),
                    grad = induction_new(s), again = induction_new(s);
     int *batch = draw_batch(s, n, 2, 6, NULL);
-    Matrix64 *g[INDUCTION_MATRICES], *total[INDUCTION_MATRICES], *a[INDUCTION_MATRICES],
-        *single[INDUCTION_MATRICES];
-    induction_matrices(&grad, g);
-    induction_matrices(&sum, total);
-    induction_matrices(&again, a);
-    induction_matrices(&one, single);
+    KitParam g[INDUCTION_MATRICES], total[INDUCTION_MATRICES], a[INDUCTION_MATRICES],
+        single[INDUCTION_MATRICES];
+    induction_params(&grad, g);
+    induction_params(&sum, total);
+    induction_params(&again, a);
+    induction_params(&one, single);
     for (int b = 0; b < n; b++) {
         induction_gradient(&m, &batch[b * s.length], 1, &one);
         for (int p = 0; p < INDUCTION_MATRICES; p++)
-            for (int e = 0; e < single[p]->rows * single[p]->cols; e++)
-                total[p]->data[e] += single[p]->data[e] / n;
+            for (int e = 0; e < single[p].rows * single[p].cols; e++)
+                total[p].data[e] += single[p].data[e] / n;
     }
     omp_set_num_threads(1);
     induction_gradient(&m, batch, n, &grad);
     omp_set_num_threads(2);
     induction_gradient(&m, batch, n, &again);
     for (int p = 0; p < INDUCTION_MATRICES; p++) {
-        ck_assert_double_le(largest_difference(*g[p], *total[p]), 1e-13);
-        ck_assert_int_eq(memcmp(g[p]->data, a[p]->data,
-                                sizeof(double) * (size_t)(g[p]->rows * g[p]->cols)), 0);
+        for (int e = 0; e < g[p].rows * g[p].cols; e++)
+            ck_assert_double_eq_tol(g[p].data[e], total[p].data[e], 1e-13);
+        ck_assert_int_eq(memcmp(g[p].data, a[p].data,
+                                sizeof(double) * (size_t)(g[p].rows * g[p].cols)), 0);
     }
     free(batch);
     InductionModel *all[] = { &m, &one, &sum, &grad, &again };
@@ -158,22 +155,22 @@ START_TEST(adam_first_step_moves_every_weight_by_the_rate)
     induction_copy(&m, &before);
     int *batch = draw_batch(s, 4, 2, 8, NULL);
     induction_gradient(&m, batch, 4, &grad);
-    InductionAdam adam = induction_adam_new(s, 0.01);
-    induction_adam_step(&adam, &m, &grad);
-    Matrix64 *now[INDUCTION_MATRICES], *was[INDUCTION_MATRICES], *g[INDUCTION_MATRICES];
-    induction_matrices(&m, now);
-    induction_matrices(&before, was);
-    induction_matrices(&grad, g);
+    KitParam now[INDUCTION_MATRICES], was[INDUCTION_MATRICES], g[INDUCTION_MATRICES];
+    induction_params(&m, now);
+    induction_params(&before, was);
+    induction_params(&grad, g);
+    KitAdam adam = kit_adam_new(now, INDUCTION_MATRICES, 0.01);
+    kit_adam_step(&adam, now, g);
     for (int p = 0; p < INDUCTION_MATRICES; p++)
-        for (int e = 0; e < now[p]->rows * now[p]->cols; e++) {
-            const double gradient = g[p]->data[e], moved = now[p]->data[e] - was[p]->data[e];
+        for (int e = 0; e < now[p].rows * now[p].cols; e++) {
+            const double gradient = g[p].data[e], moved = now[p].data[e] - was[p].data[e];
             if (fabs(gradient) > 1e-5)      /* far above epsilon: a step of -rate sign(g) */
                 ck_assert_double_eq_tol(moved, gradient > 0 ? -0.01 : 0.01, 1e-5);
             else if (gradient == 0.0)
                 ck_assert_double_eq(moved, 0.0);
         }
     free(batch);
-    induction_adam_free(&adam);
+    kit_adam_free(&adam);
     induction_free(&m);
     induction_free(&before);
     induction_free(&grad);
@@ -186,15 +183,18 @@ START_TEST(loss_falls_over_a_few_steps)
     for (uint64_t seed = 1; seed <= 4; seed++) {
         InductionModel m = random_model(s, seed), grad = induction_new(s);
         int *batch = draw_batch(s, 8, 2, seed + 100, NULL);
-        InductionAdam adam = induction_adam_new(s, 0.003);
+        KitParam weights[INDUCTION_MATRICES], gradient[INDUCTION_MATRICES];
+        induction_params(&m, weights);
+        induction_params(&grad, gradient);
+        KitAdam adam = kit_adam_new(weights, INDUCTION_MATRICES, 0.003);
         const double first = induction_gradient(&m, batch, 8, &grad);
         for (int step = 0; step < 10; step++) {
-            induction_adam_step(&adam, &m, &grad);
+            kit_adam_step(&adam, weights, gradient);
             induction_gradient(&m, batch, 8, &grad);
         }
         ck_assert_double_lt(induction_loss(&m, batch, 8), first);
         free(batch);
-        induction_adam_free(&adam);
+        kit_adam_free(&adam);
         induction_free(&m);
         induction_free(&grad);
     }
@@ -295,7 +295,7 @@ START_TEST(ablation_zeroes_only_the_heads_rows)
         for (int c = 0; c < 8; c++)
             ck_assert_double_eq(AT(m.layer[1].w_out, r, c),
                                 r >= 4 ? 0.0 : AT(before.layer[1].w_out, r, c));
-    ck_assert_double_eq(largest_difference(m.layer[0].w_out, before.layer[0].w_out), 0.0);
+    ck_assert_double_eq(matrix64_largest_difference(m.layer[0].w_out, before.layer[0].w_out), 0.0);
     induction_free(&m);
     induction_free(&before);
 }
@@ -336,7 +336,7 @@ Suite *induction_suite(void)
 {
     Suite *suite = suite_create("induction");
     TCase *layer = tcase_create("layer");
-    tcase_add_test(layer, layer_without_bias_matches_chapter_nine);
+    tcase_add_test(layer, layer_with_a_zero_bias_is_the_layer_without_one);
     tcase_add_test(layer, a_bias_alone_gives_its_softmax_by_distance);
     suite_add_tcase(suite, layer);
     TCase *gradient = tcase_create("gradient");

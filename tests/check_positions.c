@@ -328,23 +328,38 @@ static PositionModel small_model(Encoding e, int positions, uint64_t seed)
     return m;
 }
 
-/* Without RoPE and ALiBi, the layer is chapter 9's multihead64_forward, causal and scaled. */
-START_TEST(the_layer_is_chapter_nines_without_rope_and_alibi)
+/* ALiBi's layer against its definition: each head's scaled scores, biased by alibi_bias with
+ * the head's slope, masked and put through the softmax, row by row. */
+START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
 {
-    const int tokens[7] = { 4, 0, 3, 3, 1, 2, 0 };
-    for (int e = ENCODING_NONE; e <= ENCODING_LEARNED; e++) {
-        PositionModel m = small_model((Encoding)e, 5, 40);
-        PositionTrace t = position_trace_new(&m, 7);
-        position_forward(&m, tokens, 1, &t);
-        MultiHead64Trace t9 = multihead64_trace_new(&m.layer, 7);
-        Matrix64 y = matrix64_new(7, 12);
-        multihead64_forward(&m.layer, t.x, true, true, &t9, y);
-        ck_assert_double_le(relative_difference(y.data, t.y.data, 7 * 12), 1e-14);
-        multihead64_trace_free(&t9);
-        matrix64_free(&y);
-        position_trace_free(&t);
-        position_model_free(&m);
+    const int tokens[7] = { 4, 0, 3, 3, 1, 2, 0 }, length = 7, heads = 3, width = 4;
+    PositionModel m = small_model(ENCODING_ALIBI, 5, 40);
+    PositionTrace t = position_trace_new(&m, length);
+    position_forward(&m, tokens, 1, &t);
+    double slopes[3];
+    alibi_slopes(heads, slopes);
+    Matrix64 scores = matrix64_new(length, length);
+    for (int h = 0; h < heads; h++) {
+        for (int i = 0; i < length; i++)
+            for (int j = 0; j < length; j++) {
+                double dot = 0.0;
+                for (int c = h * width; c < (h + 1) * width; c++)
+                    dot += AT(t.layer.q, i, c) * AT(t.layer.k, j, c);
+                AT(scores, i, j) = dot / sqrt((double)width);
+            }
+        alibi_bias(scores, 0, slopes[h]);
+        for (int i = 0; i < length; i++) {
+            for (int j = i + 1; j < length; j++)
+                AT(scores, i, j) = -INFINITY;
+            softmax64_row(&AT(scores, i, 0), length);
+            for (int j = 0; j < length; j++)
+                ck_assert_double_eq_tol(AT(t.layer.weights, h * length + i, j),
+                                        AT(scores, i, j), 1e-15);
+        }
     }
+    matrix64_free(&scores);
+    position_trace_free(&t);
+    position_model_free(&m);
 }
 END_TEST
 
@@ -440,24 +455,24 @@ START_TEST(adams_first_step_moves_each_parameter_by_the_rate)
 {
     PositionModel m = small_model(ENCODING_LEARNED, 4, 48), before = small_model(
                           ENCODING_LEARNED, 4, 48);
-    PositionModel grad = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4),
-                  first = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4),
-                  second = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4);
-    Matrix64 *g[POSITION_MATRICES], *w[POSITION_MATRICES], *w0[POSITION_MATRICES];
-    position_model_matrices(&grad, g);
-    position_model_matrices(&m, w);
-    position_model_matrices(&before, w0);
+    PositionModel grad = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4);
+    KitParam g[POSITION_MATRICES], w[POSITION_MATRICES], w0[POSITION_MATRICES];
+    position_model_params(&grad, g);
+    position_model_params(&m, w);
+    position_model_params(&before, w0);
     for (int a = 0; a < POSITION_MATRICES; a++)
-        for (int e = 0; e < g[a]->rows * g[a]->cols; e++)
-            g[a]->data[e] = (e % 3 - 1) * pow(10.0, e % 5 - 2);
-    position_adam(&m, &grad, &first, &second, 1, 0.01);
+        for (int e = 0; e < g[a].rows * g[a].cols; e++)
+            g[a].data[e] = (e % 3 - 1) * pow(10.0, e % 5 - 2);
+    KitAdam adam = kit_adam_new(w, POSITION_MATRICES, 0.01);
+    kit_adam_step(&adam, w, g);
     for (int a = 0; a < POSITION_MATRICES; a++)
-        for (int e = 0; e < g[a]->rows * g[a]->cols; e++) {
-            const double sign = (g[a]->data[e] > 0) - (g[a]->data[e] < 0);
-            ck_assert_double_eq_tol(w[a]->data[e], w0[a]->data[e] - 0.01 * sign, 1e-8);
+        for (int e = 0; e < g[a].rows * g[a].cols; e++) {
+            const double sign = (g[a].data[e] > 0) - (g[a].data[e] < 0);
+            ck_assert_double_eq_tol(w[a].data[e], w0[a].data[e] - 0.01 * sign, 1e-8);
         }
-    PositionModel *all[] = { &m, &before, &grad, &first, &second };
-    for (int a = 0; a < 5; a++)
+    kit_adam_free(&adam);
+    PositionModel *all[] = { &m, &before, &grad };
+    for (int a = 0; a < 3; a++)
         position_model_free(all[a]);
 }
 END_TEST
@@ -522,7 +537,7 @@ Suite *positions_suite(void)
     suite_add_tcase(suite, core);
     TCase *model = tcase_create("model");
     tcase_add_test(model, the_bag_bound_counts_the_most_frequent_earlier_token);
-    tcase_add_test(model, the_layer_is_chapter_nines_without_rope_and_alibi);
+    tcase_add_test(model, alibis_layer_biases_the_scores_by_the_slopes);
     tcase_add_test(model, every_encoding_passes_the_gradient_check);
     tcase_add_test(model, the_gradient_check_catches_a_wrong_backward_pass);
     tcase_add_test(model, without_an_encoding_the_answer_ignores_the_order_before_it);

@@ -6,7 +6,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
-#include "backprop.h"
+#include "kit.h"
 #include "lab.h"
 #include "recall.h"
 
@@ -160,7 +160,7 @@ START_TEST(gradient_matches_central_differences)
         RecallSequence batch[8];
         recall_init(&m, &rng, seed == 4 ? 1.0 : 0.3);
         recall_draw_many(&rng, batch, 8);
-        const RecallCheck check = recall_gradient_check(&m, batch, 8, 1e-5);
+        const KitCheck check = recall_gradient_check(&m, batch, 8, 1e-5);
         ck_assert_int_eq(check.checked, 2 * K * W + 3 * W * W + W * V);
         ck_assert_double_le(check.worst, 1e-5);
     }
@@ -176,7 +176,7 @@ START_TEST(gradient_adds_over_repeated_rows)
     RecallModel m;
     recall_init(&m, &rng, 0.5);
     const RecallSequence s = { { 5, 2, 7 }, { 3, 6, 3 }, 2 };
-    const RecallCheck check = recall_gradient_check(&m, &s, 1, 1e-5);
+    const KitCheck check = recall_gradient_check(&m, &s, 1, 1e-5);
     ck_assert_double_le(check.worst, 1e-5);
     /* Rows the sequence does not use get exactly zero gradient. */
     RecallModel grad;
@@ -208,7 +208,7 @@ START_TEST(fast_gradient_matches_the_per_position_one)
             const double loss = recall_gradient(&m, batch, sizes[k], &plain);
             ck_assert_double_eq_tol(recall_gradient_fast(&m, batch, sizes[k], &fast), loss,
                                     1e-12 * fmax(1.0, loss));
-            RecallMatrix by_position[RECALL_MATRICES], by_table[RECALL_MATRICES];
+            KitParam by_position[RECALL_MATRICES], by_table[RECALL_MATRICES];
             recall_matrices(&plain, by_position);
             recall_matrices(&fast, by_table);
             for (int p = 0; p < RECALL_MATRICES; p++)

@@ -1,13 +1,15 @@
-/* Tests of the backprop module (chapter 9): the softmax's backward step against the full
- * Jacobian, the double-precision softmax and products against obvious versions, the double
- * multi-head layer against chapter 5's float one, its backward pass against central
- * differences on odd shapes, and the causal layer sending no gradient from a loss on early
- * outputs to later inputs. */
+/* Tests of the training kit (chapter 9): the softmax's backward step against the full
+ * Jacobian, the double-precision softmax and products against obvious versions, the largest
+ * difference and its refusal of unequal shapes, the double multi-head layer against chapter 5's
+ * float one, its backward pass against central differences on odd shapes with every option
+ * (mask, bias by distance, a turn), the causal layer sending no gradient from a loss on early
+ * outputs to later inputs, the initialiser, Adam against its formula, and the gradient check
+ * finding a wrong gradient. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
-#include "backprop.h"
+#include "kit.h"
 #include "mask.h"
 #include "multihead.h"
 #include "scaling.h"
@@ -148,6 +150,25 @@ START_TEST(relative_difference_of_matrices)
 }
 END_TEST
 
+static LayerOptions plain(bool scale, bool causal)
+{
+    return (LayerOptions){ scale, causal, { 0, 0, NULL }, { NULL, NULL } };
+}
+
+/* A test's turn: pair (2c, 2c+1) of row t turns by the angle 0.3 (t + 1) (c + 1), an
+ * orthogonal map whose inverse is the turn by the opposite angle. */
+static void test_turn(Matrix64 x, int head_width, bool undo, const void *context)
+{
+    (void)context;
+    for (int t = 0; t < x.rows; t++)
+        for (int c = 0; 2 * c + 1 < x.cols; c++) {
+            const double angle = (undo ? -0.3 : 0.3) * (t + 1) * (c % (head_width / 2) + 1);
+            const double u = AT(x, t, 2 * c), v = AT(x, t, 2 * c + 1);
+            AT(x, t, 2 * c) = cos(angle) * u - sin(angle) * v;
+            AT(x, t, 2 * c + 1) = sin(angle) * u + cos(angle) * v;
+        }
+}
+
 /* Odd shapes: length, d_model, heads. */
 static const int shapes[][3] = { { 5, 6, 3 }, { 7, 9, 3 }, { 3, 4, 1 }, { 6, 8, 4 }, { 1, 2, 2 } };
 enum { SHAPES = sizeof shapes / sizeof shapes[0] };
@@ -169,7 +190,7 @@ START_TEST(double_layer_matches_chapter_five)
             matrix64_from(x, x64);
             MultiHead64Trace trace = multihead64_trace_new(&exact, length);
             multihead_forward(&layer, x, scale, causal ? mask_causal : NULL, weights, y);
-            multihead64_forward(&exact, x64, scale, causal, &trace, y64);
+            multihead64_forward(&exact, plain(scale, causal), x64, &trace, y64);
             for (int e = 0; e < length * d; e++)
                 ck_assert_double_le(fabs(y.data[e] - y64.data[e]), 1e-5 * (1 + fabs(y64.data[e])));
             for (int e = 0; e < heads * length * length; e++)
@@ -189,14 +210,15 @@ END_TEST
 typedef struct {
     MultiHead64 layer;
     Matrix64 x, g;
-    bool scale, causal;
+    LayerOptions options;
 } Case;
 
-static double case_loss(const Case *c)
+static double case_loss(void *lc)
 {
+    const Case *c = lc;
     MultiHead64Trace t = multihead64_trace_new(&c->layer, c->x.rows);
     Matrix64 y = matrix64_new(c->x.rows, c->layer.d_model);
-    multihead64_forward(&c->layer, c->x, c->scale, c->causal, &t, y);
+    multihead64_forward(&c->layer, c->options, c->x, &t, y);
     double loss = 0.0;
     for (int e = 0; e < y.rows * y.cols; e++)
         loss += c->g.data[e] * y.data[e];
@@ -205,16 +227,28 @@ static double case_loss(const Case *c)
     return loss;
 }
 
+/* Variants 0-3: scale and mask; 4: a learned bias by distance (causal); 5: a turn
+ * (causal, scaled); 6: both.  The heads' width is even wherever a turn is asked. */
 START_TEST(layer_gradient_matches_central_differences)
 {
     for (int s = 0; s < SHAPES; s++)
-        for (int variant = 0; variant < 4; variant++) {
+        for (int variant = 0; variant < 7; variant++) {
             const int length = shapes[s][0], d = shapes[s][1], heads = shapes[s][2];
+            const bool biased = variant == 4 || variant == 6, turned = variant >= 5;
+            if (turned && (d / heads) % 2 != 0)
+                continue;
             Rng rng;
             rng_seed(&rng, 25, (uint64_t)(10 * s + variant));
             MultiHead layer = multihead_new(d, heads, &rng);
             Case c = { multihead64_from(&layer), matrix64_new(length, d), matrix64_new(length, d),
-                       variant & 1, variant & 2 };
+                       variant < 4 ? plain(variant & 1, variant & 2) : plain(true, true) };
+            Matrix64 bias = matrix64_new(biased ? heads : 0, length),
+                     d_bias = matrix64_new(biased ? heads : 0, length);
+            for (int e = 0; e < bias.rows * bias.cols; e++)
+                bias.data[e] = rng_normal(&rng);
+            c.options.bias = bias;
+            if (turned)
+                c.options.turn = (KitTurn){ test_turn, NULL };
             for (int e = 0; e < length * d; e++) {
                 c.x.data[e] = rng_normal(&rng);
                 c.g.data[e] = rng_normal(&rng);
@@ -222,35 +256,66 @@ START_TEST(layer_gradient_matches_central_differences)
             MultiHead64Trace trace = multihead64_trace_new(&c.layer, length);
             Matrix64 y = matrix64_new(length, d), d_x = matrix64_new(length, d);
             MultiHead64 grad = multihead64_new(d, heads);
-            multihead64_forward(&c.layer, c.x, c.scale, c.causal, &trace, y);
-            multihead64_backward(&c.layer, c.x, c.scale, &trace, c.g, &grad, d_x);
-            Matrix64 params[5] = { c.x, c.layer.w_query, c.layer.w_key, c.layer.w_value,
-                                   c.layer.w_out };
-            Matrix64 grads[5] = { d_x, grad.w_query, grad.w_key, grad.w_value, grad.w_out };
-            for (int w = 0; w < 5; w++) {
-                const int size = params[w].rows * params[w].cols;
-                Matrix64 numeric = matrix64_new(1, size);
-                for (int e = 0; e < size; e++) {
-                    const double saved = params[w].data[e];
-                    params[w].data[e] = saved + 1e-5;
-                    const double up = case_loss(&c);
-                    params[w].data[e] = saved - 1e-5;
-                    const double down = case_loss(&c);
-                    params[w].data[e] = saved;
-                    numeric.data[e] = (up - down) / 2e-5;
-                }
-                ck_assert_double_le(relative_difference(numeric.data, grads[w].data, size), 1e-5);
-                matrix64_free(&numeric);
-            }
+            multihead64_forward(&c.layer, c.options, c.x, &trace, y);
+            multihead64_backward(&c.layer, c.options, c.x, &trace, c.g, &grad, d_bias, d_x);
+            static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
+            KitParam params[6], grads[6];
+            params[0] = kit_param("X", c.x, KIT_TABLE, 1.0);
+            grads[0] = kit_param("X", d_x, KIT_TABLE, 1.0);
+            multihead64_params(&c.layer, &params[1], names);
+            multihead64_params(&grad, &grads[1], names);
+            params[5] = kit_param("b", bias, KIT_BIAS, 0.0);
+            grads[5] = kit_param("b", d_bias, KIT_BIAS, 0.0);
+            const KitCheck check = kit_gradient_check(params, grads, 6, case_loss, &c, 1e-5);
+            ck_assert_double_le(check.worst, 1e-5);
+            ck_assert_int_eq(check.checked, length * d + 4 * d * d +
+                                                bias.rows * bias.cols);
             multihead64_trace_free(&trace);
             multihead64_free(&grad);
-            matrix64_free(&y);
-            matrix64_free(&d_x);
-            matrix64_free(&c.x);
-            matrix64_free(&c.g);
+            Matrix64 *all[] = { &y, &d_x, &c.x, &c.g, &bias, &d_bias };
+            for (int a = 0; a < 6; a++)
+                matrix64_free(all[a]);
             multihead64_free(&c.layer);
             multihead_free(&layer);
         }
+}
+END_TEST
+
+/* A turn changes the scores only: with the identity turn (angle 0 at every position) the
+ * layer is the plain one to the last bit, and a real turn changes the pattern. */
+static void no_turn(Matrix64 x, int head_width, bool undo, const void *context)
+{
+    (void)x, (void)head_width, (void)undo, (void)context;
+}
+
+START_TEST(a_turn_that_does_nothing_leaves_the_layer_as_it_was)
+{
+    Rng rng;
+    rng_seed(&rng, 27, 1);
+    MultiHead layer = multihead_new(8, 2, &rng);
+    MultiHead64 exact = multihead64_from(&layer);
+    Matrix64 x = matrix64_new(6, 8), y0 = matrix64_new(6, 8), y1 = matrix64_new(6, 8),
+             y2 = matrix64_new(6, 8);
+    for (int e = 0; e < 6 * 8; e++)
+        x.data[e] = rng_normal(&rng);
+    MultiHead64Trace t0 = multihead64_trace_new(&exact, 6), t1 = multihead64_trace_new(&exact, 6),
+                     t2 = multihead64_trace_new(&exact, 6);
+    LayerOptions idle = plain(true, true), turned = plain(true, true);
+    idle.turn = (KitTurn){ no_turn, NULL };
+    turned.turn = (KitTurn){ test_turn, NULL };
+    multihead64_forward(&exact, plain(true, true), x, &t0, y0);
+    multihead64_forward(&exact, idle, x, &t1, y1);
+    multihead64_forward(&exact, turned, x, &t2, y2);
+    ck_assert_double_eq(matrix64_largest_difference(y0, y1), 0.0);
+    ck_assert_double_gt(matrix64_largest_difference(t0.weights, t2.weights), 1e-3);
+    MultiHead64Trace *traces[] = { &t0, &t1, &t2 };
+    for (int k = 0; k < 3; k++)
+        multihead64_trace_free(traces[k]);
+    Matrix64 *all[] = { &x, &y0, &y1, &y2 };
+    for (int a = 0; a < 4; a++)
+        matrix64_free(all[a]);
+    multihead64_free(&exact);
+    multihead_free(&layer);
 }
 END_TEST
 
@@ -270,8 +335,9 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
         AT(g, e / d, e % d) = e / d < seen ? rng_normal(&rng) : 0.0;
     }
     MultiHead64Trace trace = multihead64_trace_new(&exact, length);
-    multihead64_forward(&exact, x, true, true, &trace, y);
-    multihead64_backward(&exact, x, true, &trace, g, &grad, d_x);
+    multihead64_forward(&exact, plain(true, true), x, &trace, y);
+    multihead64_backward(&exact, plain(true, true), x, &trace, g, &grad, (Matrix64){ 0, 0, NULL },
+                         d_x);
     double earlier = 0.0;
     for (int t = 0; t < length; t++)
         for (int c = 0; c < d; c++) {
@@ -288,6 +354,141 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
     multihead64_free(&exact);
     multihead64_free(&grad);
     multihead_free(&layer);
+}
+END_TEST
+
+START_TEST(largest_difference_is_the_largest_gap_and_sees_a_nan)
+{
+    Matrix64 a = matrix64_new(2, 3), b = matrix64_new(2, 3);
+    const double left[6] = { 1, -2, 3, 0.5, 0, -7 }, right[6] = { 1, 2, 2.5, 0.5, -1, -7 };
+    for (int e = 0; e < 6; e++)
+        a.data[e] = left[e], b.data[e] = right[e];
+    ck_assert_double_eq(matrix64_largest_difference(a, b), 4.0);
+    ck_assert_double_eq(matrix64_largest_difference(a, a), 0.0);
+    b.data[3] = NAN;
+    ck_assert(isnan(matrix64_largest_difference(a, b)));
+    matrix64_free(&a);
+    matrix64_free(&b);
+}
+END_TEST
+
+/* The initialiser draws scale * normal for every entry, in the list's order, a matrix of
+ * scale 0 included. */
+START_TEST(init_draws_each_matrix_at_its_scale_in_order)
+{
+    Matrix64 a = matrix64_new(2, 3), zero = matrix64_new(1, 2), b = matrix64_new(3, 1);
+    const KitParam list[3] = { kit_param("a", a, KIT_TABLE, 1.0),
+                               kit_param("zero", zero, KIT_BIAS, 0.0),
+                               kit_param("b", b, KIT_WEIGHT, 0.25) };
+    Rng rng, again;
+    rng_seed(&rng, 28, 3);
+    rng_seed(&again, 28, 3);
+    kit_init(list, 3, &rng);
+    for (int e = 0; e < 6; e++)
+        ck_assert_double_eq(a.data[e], rng_normal(&again));
+    for (int e = 0; e < 2; e++) {
+        (void)rng_normal(&again);
+        ck_assert_double_eq(zero.data[e], 0.0);
+    }
+    for (int e = 0; e < 3; e++)
+        ck_assert_double_eq(b.data[e], 0.25 * rng_normal(&again));
+    matrix64_free(&a);
+    matrix64_free(&zero);
+    matrix64_free(&b);
+}
+END_TEST
+
+/* Adam against its formula, written out for one weight over three steps with changing
+ * gradients, and the first step's move of -rate * sign(g). */
+START_TEST(adam_follows_its_formula)
+{
+    Matrix64 w = matrix64_new(1, 2), g = matrix64_new(1, 2);
+    const KitParam weights[1] = { kit_param("w", w, KIT_WEIGHT, 1.0) },
+                   gradient[1] = { kit_param("g", g, KIT_WEIGHT, 1.0) };
+    KitAdam adam = kit_adam_new(weights, 1, 0.05);
+    const double given[3] = { 0.3, -1.2, 2e-3 };
+    double theta = 0.7, m = 0.0, v = 0.0;
+    w.data[0] = theta;
+    for (int t = 1; t <= 3; t++) {
+        g.data[0] = given[t - 1];
+        g.data[1] = -4.0;
+        const double before = w.data[1];
+        kit_adam_step(&adam, weights, gradient);
+        m = 0.9 * m + 0.1 * given[t - 1];
+        v = 0.999 * v + 0.001 * given[t - 1] * given[t - 1];
+        theta -= 0.05 * (m / (1 - pow(0.9, t))) / (sqrt(v / (1 - pow(0.999, t))) + 1e-8);
+        ck_assert_double_eq_tol(w.data[0], theta, 1e-15);
+        ck_assert_double_eq_tol(w.data[1] - before, 0.05, 1e-9);  /* a steady gradient */
+    }
+    ck_assert_int_eq(adam.step, 3);
+    kit_adam_free(&adam);
+    matrix64_free(&w);
+    matrix64_free(&g);
+}
+END_TEST
+
+/* The check on f(a, b) = sum a_e^2 + 3 sum a_e b_e: exact gradients pass, and a gradient
+ * with one wrong entry in b is found, in its matrix, entry by entry. */
+typedef struct {
+    Matrix64 a, b;
+} Quadratic;
+
+static double quadratic_loss(void *q)
+{
+    const Quadratic *f = q;
+    double loss = 0.0;
+    for (int e = 0; e < 4; e++)
+        loss += f->a.data[e] * f->a.data[e] + 3.0 * f->a.data[e] * f->b.data[e];
+    return loss;
+}
+
+START_TEST(gradient_check_passes_a_right_gradient_and_finds_a_wrong_one)
+{
+    Quadratic f = { matrix64_new(2, 2), matrix64_new(1, 4) };
+    Matrix64 da = matrix64_new(2, 2), db = matrix64_new(1, 4);
+    for (int e = 0; e < 4; e++) {
+        f.a.data[e] = 0.5 * e - 1.0;
+        f.b.data[e] = 1.0 - 0.25 * e;
+        da.data[e] = 2.0 * f.a.data[e] + 3.0 * f.b.data[e];
+        db.data[e] = 3.0 * f.a.data[e];
+    }
+    const KitParam params[2] = { kit_param("a", f.a, KIT_WEIGHT, 1.0),
+                                 kit_param("b", f.b, KIT_WEIGHT, 1.0) };
+    const KitParam grads[2] = { kit_param("a", da, KIT_WEIGHT, 1.0),
+                                kit_param("b", db, KIT_WEIGHT, 1.0) };
+    const double a0 = f.a.data[1];
+    KitCheck check = kit_gradient_check(params, grads, 2, quadratic_loss, &f, 1e-4);
+    ck_assert_double_le(check.worst, 1e-9);
+    ck_assert_int_eq(check.checked, 8);
+    ck_assert_double_eq(f.a.data[1], a0);           /* every entry put back */
+    db.data[2] += 0.5;
+    check = kit_gradient_check(params, grads, 2, quadratic_loss, &f, 1e-4);
+    ck_assert_int_eq(check.worst_matrix, 1);
+    ck_assert_double_gt(check.worst, 0.1);
+    ck_assert_double_gt(check.worst_entry, 0.1);
+    Matrix64 *all[] = { &f.a, &f.b, &da, &db };
+    for (int k = 0; k < 4; k++)
+        matrix64_free(all[k]);
+}
+END_TEST
+
+START_TEST(largest_difference_refuses_unequal_shapes)
+{
+    Matrix64 a = matrix64_new(2, 3), b = matrix64_new(3, 2);
+    matrix64_largest_difference(a, b);
+    matrix64_free(&a);
+    matrix64_free(&b);
+}
+END_TEST
+
+START_TEST(a_bias_without_the_mask_is_refused)
+{
+    MultiHead64 m = multihead64_new(4, 2);
+    Matrix64 x = matrix64_new(3, 4), y = matrix64_new(3, 4), bias = matrix64_new(2, 3);
+    MultiHead64Trace t = multihead64_trace_new(&m, 3);
+    LayerOptions o = plain(true, false);
+    o.bias = bias;
+    multihead64_forward(&m, o, x, &t, y);
 }
 END_TEST
 
@@ -314,9 +515,9 @@ START_TEST(softmax_backward_refuses_missing_vectors)
 }
 END_TEST
 
-Suite *backprop_suite(void)
+Suite *kit_suite(void)
 {
-    Suite *suite = suite_create("backprop");
+    Suite *suite = suite_create("kit");
     TCase *softmax = tcase_create("the softmax backward");
     tcase_add_test(softmax, softmax_backward_matches_the_full_jacobian);
     tcase_add_test(softmax, softmax_backward_ignores_a_constant_added_to_the_gradient);
@@ -326,17 +527,26 @@ Suite *backprop_suite(void)
     TCase *matrices = tcase_create("double-precision matrices");
     tcase_add_test(matrices, products_match_a_triple_loop);
     tcase_add_test(matrices, relative_difference_of_matrices);
+    tcase_add_test(matrices, largest_difference_is_the_largest_gap_and_sees_a_nan);
     suite_add_tcase(suite, matrices);
     TCase *layer = tcase_create("the multi-head layer");
     tcase_add_test(layer, double_layer_matches_chapter_five);
     tcase_add_test(layer, layer_gradient_matches_central_differences);
     tcase_add_test(layer, causal_layer_sends_no_gradient_to_later_inputs);
+    tcase_add_test(layer, a_turn_that_does_nothing_leaves_the_layer_as_it_was);
     suite_add_tcase(suite, layer);
+    TCase *training = tcase_create("training");
+    tcase_add_test(training, init_draws_each_matrix_at_its_scale_in_order);
+    tcase_add_test(training, adam_follows_its_formula);
+    tcase_add_test(training, gradient_check_passes_a_right_gradient_and_finds_a_wrong_one);
+    suite_add_tcase(suite, training);
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, product64_refuses_shapes_that_do_not_chain, SIGABRT);
     tcase_add_test_raise_signal(refused, multihead64_refuses_heads_that_split_the_width_unevenly, SIGABRT);
     tcase_add_test_raise_signal(refused, softmax_backward_refuses_missing_vectors, SIGABRT);
+    tcase_add_test_raise_signal(refused, largest_difference_refuses_unequal_shapes, SIGABRT);
+    tcase_add_test_raise_signal(refused, a_bias_without_the_mask_is_refused, SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
