@@ -14,16 +14,6 @@
 #include "params.h"
 #include "refusal.h"
 
-static double max_difference(Matrix a, Matrix b)
-{
-    double worst = 0.0;
-    for (size_t e = 0; e < (size_t)a.rows * (size_t)a.cols; e++) {
-        const double gap = fabs((double)a.data[e] - b.data[e]);
-        if (gap > worst) /* fmax here crashes gcc 12 for aarch64 with SVE */
-            worst = gap;
-    }
-    return worst;
-}
 
 static void decode_sequence(const MultiHead *m, const DecodeRope *rope, Matrix x, int window,
                             Matrix output)
@@ -127,12 +117,12 @@ START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
     for (int w = 0; w < 5; w++) {
         decode_full_forward(&m, NULL, x, windows[w], band);
         decode_sequence(&m, NULL, x, windows[w], ring);
-        ck_assert_msg(max_difference(band, ring) == 0.0, "window %d", windows[w]);
+        ck_assert_msg(matrix_largest_difference(band, ring) == 0.0, "window %d", windows[w]);
     }
     /* The window is not the full pass: a short window changes late outputs. */
     decode_full_forward(&m, NULL, x, 0, band);
     decode_sequence(&m, NULL, x, 5, ring);
-    ck_assert(max_difference(band, ring) > 1e-3);
+    ck_assert(matrix_largest_difference(band, ring) > 1e-3);
     multihead_free(&m);
     matrix_free(&x);
     matrix_free(&band);
@@ -155,12 +145,12 @@ START_TEST(cached_decoding_with_rope_equals_the_full_pass_with_rope)
         for (int window = 0; window <= 7; window += 7) {
             decode_full_forward(&m, &rope, x, window, full);
             decode_sequence(&m, &rope, x, window, cached);
-            ck_assert_msg(max_difference(full, cached) == 0.0, "layout %d window %d", l,
+            ck_assert_msg(matrix_largest_difference(full, cached) == 0.0, "layout %d window %d", l,
                           window);
         }
         /* RoPE is not a no-op: the outputs differ from the pass without positions. */
         decode_full_forward(&m, NULL, x, 0, plain);
-        ck_assert(max_difference(full, plain) > 1e-3);
+        ck_assert(matrix_largest_difference(full, plain) > 1e-3);
     }
     multihead_free(&m);
     Matrix *all[] = { &x, &full, &cached, &plain };

@@ -367,6 +367,18 @@ START_TEST(largest_difference_is_the_largest_gap_and_sees_a_nan)
     ck_assert_double_eq(matrix64_largest_difference(a, a), 0.0);
     b.data[3] = NAN;
     ck_assert(isnan(matrix64_largest_difference(a, b)));
+    Matrix f = matrix_new(2, 3), g = matrix_new(2, 3);
+    for (int e = 0; e < 6; e++)
+        f.data[e] = (float)left[e], g.data[e] = (float)right[e];
+    g.data[0] = 1.0f + 0x1p-20f;        /* the float twin: exact in double */
+    ck_assert_double_eq(matrix_largest_difference(f, g), 4.0);
+    ck_assert_double_eq(matrix_largest_difference(f, f), 0.0);
+    g.data[1] = -2.0f, g.data[2] = 3.0f, g.data[4] = 0.0f;
+    ck_assert_double_eq(matrix_largest_difference(f, g), 0x1p-20);
+    f.data[5] = NAN;
+    ck_assert(isnan(matrix_largest_difference(f, g)));
+    matrix_free(&f);
+    matrix_free(&g);
     matrix64_free(&a);
     matrix64_free(&b);
 }
