@@ -58,6 +58,7 @@ RUN_LOCK := flock generated/.run.lock
 TEST_ENV = CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-$(1)} OMP_WAIT_POLICY=passive
 empty :=
 space := $(empty) $(empty)
+rparen := )
 # Set when make runs with -n: the closing message of `make` is then left out.
 DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 
@@ -480,14 +481,22 @@ workbook-proof: attention.pdf $(EXERCISE_TESTS)
 	$(Q)MAKE='$(MAKE) --no-print-directory' tools/workbook-proof.sh $(PROOF) --smoke
 
 # ---------------------------------------------------------------- bench
-# On x86-64 the native run compares itself with cost built for plain SSE2 and for AVX2, each
-# in its own BUILD dir; all are built before the timed run starts.
+# Every program that takes --bench (its --help says so) runs its long sweep, one after another
+# on the run lock.  BENCH_ARGS_<program> adds a program's own arguments: on x86-64, cost's
+# native run compares itself with cost built for plain SSE2 and for AVX2, each in its own BUILD
+# dir; all are built before the first timed run starts.
 ISA_TARGETS := $(if $(filter x86_64,$(shell uname -m)),x86-64 x86-64-v3)
 ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
-bench: generated/bin/cost $(ISA_COSTS)
+BENCH_ARGS_cost = $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
+bench: $(BINARIES) $(ISA_COSTS)
 	$(Q)mkdir -p generated/data
-	$(Q)$(RUN_LOCK) generated/bin/cost --bench --out generated $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
-	$(Q)$(MAKE) --no-print-directory generated/bin/decoding && $(RUN_LOCK) generated/bin/decoding --bench --out generated
+	$(Q)ran=""; for program in $(PROGRAMS); do \
+	  generated/bin/$$program --help | grep -q -e '^ *--bench ' || continue; \
+	  echo "  BENCH    $$program"; ran="$$ran $$program"; \
+	  case $$program in $(foreach p,$(PROGRAMS),$(if $(BENCH_ARGS_$(p)),$(p)$(rparen) extra='$(BENCH_ARGS_$(p))';;)) \
+	    *) extra='';; esac; \
+	  $(RUN_LOCK) generated/bin/$$program --bench --out generated $$extra || exit 1; \
+	done; [ -n "$$ran" ] || { echo "no program takes --bench"; exit 1; }
 
 generated/isa/%/bin/cost: FORCE | tangle
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@
