@@ -51,13 +51,13 @@ START_TEST(layer_with_a_zero_bias_is_the_layer_without_one)
     for (int e = 0; e < 9 * 12; e++)
         x.data[e] = rng_normal(&rng);
     Matrix64 zero = matrix64_new(3, 9);
-    MultiHead64Trace t1 = multihead64_trace_new(&m.layer[0], 9),
-                     t2 = multihead64_trace_new(&m.layer[0], 9);
-    LayerOptions with_zero = induction_layer(&m, 0), without = with_zero;
+    MultiHead64Trace t1 = multihead64_trace_new(&m.stack.layer[0], 9),
+                     t2 = multihead64_trace_new(&m.stack.layer[0], 9);
+    LayerOptions with_zero = kit_stack_layer(&m.stack, 0), without = with_zero;
     with_zero.bias = zero;
     without.bias = (Matrix64){ 0, 0, NULL };
-    multihead64_forward(&m.layer[0], with_zero, x, &t1, mine);
-    multihead64_forward(&m.layer[0], without, x, &t2, theirs);
+    multihead64_forward(&m.stack.layer[0], with_zero, x, &t1, mine);
+    multihead64_forward(&m.stack.layer[0], without, x, &t2, theirs);
     ck_assert_double_eq(matrix64_largest_difference(mine, theirs), 0.0);
     ck_assert_double_eq(matrix64_largest_difference(t1.weights, t2.weights), 0.0);
     multihead64_trace_free(&t1);
@@ -78,16 +78,16 @@ START_TEST(a_bias_alone_gives_its_softmax_by_distance)
         x.data[e] = 1.0;
     for (int h = 0; h < 2; h++)
         for (int k = 0; k < 6; k++)
-            AT(m.bias[0], h, k) = 0.5 * k - h;
-    MultiHead64Trace t = multihead64_trace_new(&m.layer[0], 6);
-    multihead64_forward(&m.layer[0], induction_layer(&m, 0), x, &t, y);
+            AT(m.stack.bias[0], h, k) = 0.5 * k - h;
+    MultiHead64Trace t = multihead64_trace_new(&m.stack.layer[0], 6);
+    multihead64_forward(&m.stack.layer[0], kit_stack_layer(&m.stack, 0), x, &t, y);
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < 6; i++) {
             double total = 0.0;
             for (int j = 0; j <= i; j++)
-                total += exp(AT(m.bias[0], h, i - j));
+                total += exp(AT(m.stack.bias[0], h, i - j));
             for (int j = 0; j < 6; j++) {
-                const double expected = j > i ? 0.0 : exp(AT(m.bias[0], h, i - j)) / total;
+                const double expected = j > i ? 0.0 : exp(AT(m.stack.bias[0], h, i - j)) / total;
                 ck_assert_double_eq_tol(AT(t.weights, h * 6 + i, j), expected, 1e-14);
             }
         }
@@ -293,9 +293,9 @@ START_TEST(ablation_zeroes_only_the_heads_rows)
     induction_ablate(&m, 1, 1);
     for (int r = 0; r < 8; r++)
         for (int c = 0; c < 8; c++)
-            ck_assert_double_eq(AT(m.layer[1].w_out, r, c),
-                                r >= 4 ? 0.0 : AT(before.layer[1].w_out, r, c));
-    ck_assert_double_eq(matrix64_largest_difference(m.layer[0].w_out, before.layer[0].w_out), 0.0);
+            ck_assert_double_eq(AT(m.stack.layer[1].w_out, r, c),
+                                r >= 4 ? 0.0 : AT(before.stack.layer[1].w_out, r, c));
+    ck_assert_double_eq(matrix64_largest_difference(m.stack.layer[0].w_out, before.stack.layer[0].w_out), 0.0);
     induction_free(&m);
     induction_free(&before);
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include "kit.h"
 #include "mask.h"
 #include "multihead.h"
@@ -484,6 +485,72 @@ START_TEST(gradient_check_passes_a_right_gradient_and_finds_a_wrong_one)
 }
 END_TEST
 
+/* A stack of three layers with learned biases: its forward pass is the layers composed by
+ * hand on the residual stream, and its backward pass, for L = sum G * x_last, passes the
+ * gradient check on the input, every weight and every bias. */
+typedef struct {
+    KitStack stack;
+    Matrix64 g;
+    KitStackWork work;
+} StackCase;
+
+static double stack_loss(void *sc)
+{
+    StackCase *c = sc;
+    kit_stack_forward(&c->stack, &c->work);
+    const Matrix64 last = c->work.x[c->stack.layers];
+    double loss = 0.0;
+    for (int e = 0; e < last.rows * last.cols; e++)
+        loss += c->g.data[e] * last.data[e];
+    return loss;
+}
+
+START_TEST(stack_is_its_layers_on_the_stream_and_passes_the_gradient_check)
+{
+    const int layers = 3, length = 5, d = 6, heads = 2;
+    Rng rng;
+    rng_seed(&rng, 29, 1);
+    StackCase c = { kit_stack_new(layers, d, heads, length), matrix64_new(length, d), { 0 } };
+    c.work = kit_stack_work_new(&c.stack, length);
+    KitStack grad = kit_stack_new(layers, d, heads, length);
+    static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
+    KitParam params[1 + 5 * 3], grads[1 + 5 * 3];
+    Matrix64 input = c.work.x[0], d_x = matrix64_new(length, d);
+    params[0] = kit_param("X", input, KIT_TABLE, 1.0);
+    grads[0] = kit_param("X", d_x, KIT_TABLE, 1.0);
+    for (int l = 0; l < layers; l++) {
+        multihead64_params(&c.stack.layer[l], &params[1 + 5 * l], names);
+        multihead64_params(&grad.layer[l], &grads[1 + 5 * l], names);
+        params[5 + 5 * l] = kit_param("b", c.stack.bias[l], KIT_BIAS, 0.5);
+        grads[5 + 5 * l] = kit_param("b", grad.bias[l], KIT_BIAS, 0.5);
+    }
+    kit_init(params, 1 + 5 * layers, &rng);
+    for (int e = 0; e < length * d; e++)
+        c.g.data[e] = rng_normal(&rng);
+    kit_stack_forward(&c.stack, &c.work);
+    Matrix64 x = matrix64_new(length, d), y = matrix64_new(length, d);
+    MultiHead64Trace t = multihead64_trace_new(&c.stack.layer[0], length);
+    memcpy(x.data, input.data, sizeof(double) * (size_t)(length * d));
+    for (int l = 0; l < layers; l++) {
+        multihead64_forward(&c.stack.layer[l], kit_stack_layer(&c.stack, l), x, &t, y);
+        matrix64_add(y, x);
+        ck_assert_double_eq(matrix64_largest_difference(x, c.work.x[l + 1]), 0.0);
+    }
+    memcpy(d_x.data, c.g.data, sizeof(double) * (size_t)(length * d));
+    kit_stack_backward(&c.stack, &c.work, d_x, &grad);
+    const KitCheck check = kit_gradient_check(params, grads, 1 + 5 * layers, stack_loss, &c,
+                                              1e-5);
+    ck_assert_double_le(check.worst, 1e-6);
+    multihead64_trace_free(&t);
+    Matrix64 *all[] = { &x, &y, &d_x, &c.g };
+    for (int a = 0; a < 4; a++)
+        matrix64_free(all[a]);
+    kit_stack_work_free(&c.work);
+    kit_stack_free(&c.stack);
+    kit_stack_free(&grad);
+}
+END_TEST
+
 START_TEST(largest_difference_refuses_unequal_shapes)
 {
     Matrix64 a = matrix64_new(2, 3), b = matrix64_new(3, 2);
@@ -546,6 +613,7 @@ Suite *kit_suite(void)
     tcase_add_test(layer, layer_gradient_matches_central_differences);
     tcase_add_test(layer, causal_layer_sends_no_gradient_to_later_inputs);
     tcase_add_test(layer, a_turn_that_does_nothing_leaves_the_layer_as_it_was);
+    tcase_add_test(layer, stack_is_its_layers_on_the_stream_and_passes_the_gradient_check);
     suite_add_tcase(suite, layer);
     TCase *training = tcase_create("training");
     tcase_add_test(training, init_draws_each_matrix_at_its_scale_in_order);
