@@ -1,7 +1,8 @@
 /* Tests of the attention module (chapter 2): the toy sentence and head, the scores with and
  * without the scale, rows that sum to 1, the whole head against a double-precision reference
  * written the obvious way (on shapes that are not powers of 2), the head as its five steps,
- * uniform attention from zero queries, the mask hook, and the shuffle property. */
+ * uniform attention from zero queries, the mask hook, the shuffle property, the hand-built
+ * previous-token head against its closed form, and the bound on scores made with one map. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -398,6 +399,106 @@ START_TEST(shuffling_the_input_shuffles_the_pattern_and_the_output)
 }
 END_TEST
 
+/* The hand-built head of chapter 2 against its closed form, for three gaps g: row t of the
+ * input holds a 1 at t and a 1 at T + token(t); the scaled score is g at j = i - 1 and 0
+ * elsewhere; row 0 is uniform and row i >= 1 gives e^g / (e^g + T - 1) to key i - 1 and
+ * 1 / (e^g + T - 1) to each other key, so that its largest weight is at i - 1. */
+START_TEST(the_previous_token_head_looks_one_place_back)
+{
+    enum { T = TOY_LENGTH, V = TOY_VOCABULARY };
+    const double gaps[] = { 1.0, 3.0, PREVIOUS_TOKEN_GAP };
+    Matrix x = toy_codes();
+    ck_assert_int_eq(x.rows, T);
+    ck_assert_int_eq(x.cols, T + V);
+    for (int t = 0; t < T; t++)
+        for (int c = 0; c < T + V; c++)
+            ck_assert_float_eq(AT(x, t, c), c == t || c == T + toy_token_ids[t]);
+    for (int n = 0; n < 3; n++) {
+        const double g = gaps[n], rest = exp(g) + T - 1;
+        HeadWeights w = previous_token_head(g);
+        Matrix q = matrix_new(T, T), k = matrix_new(T, T), s = matrix_new(T, T),
+               a = matrix_new(T, T), o = matrix_new(T, V);
+        matrix_multiply(x, w.query, q);
+        matrix_multiply(x, w.key, k);
+        attention_scores(q, k, true, s);
+        attention_head(x, w, true, NULL, a, o);
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++) {
+                const bool previous = i >= 1 && j == i - 1;
+                const double weight = i == 0 ? 1.0 / T : (previous ? exp(g) : 1.0) / rest;
+                ck_assert_double_le(fabs(AT(s, i, j) - (previous ? g : 0.0)), 1e-5 * g);
+                ck_assert_double_le(fabs(AT(a, i, j) - weight), 1e-6);
+                if (i >= 1 && !previous)
+                    ck_assert(AT(a, i, j) < AT(a, i, i - 1));
+            }
+        Matrix *all[] = { &q, &k, &s, &a, &o };
+        for (int m = 0; m < 5; m++)
+            matrix_free(all[m]);
+        head_weights_free(&w);
+    }
+    matrix_free(&x);
+}
+END_TEST
+
+/* At the book's gap the head gives at least 0.9 of rows 1 to T - 1, on average, to the key
+ * before, and each of those rows' outputs (the token codes, mixed) is largest at the
+ * previous token: the sum of the weights on each token's positions, computed here. */
+START_TEST(the_previous_token_head_reads_the_previous_token)
+{
+    enum { T = TOY_LENGTH, V = TOY_VOCABULARY };
+    Matrix x = toy_codes(), a = matrix_new(T, T), o = matrix_new(T, V);
+    HeadWeights w = previous_token_head(PREVIOUS_TOKEN_GAP);
+    attention_head(x, w, true, NULL, a, o);
+    double on_previous = 0.0;
+    for (int i = 1; i < T; i++) {
+        on_previous += AT(a, i, i - 1) / (T - 1);
+        double per_token[V] = { 0.0 };
+        for (int j = 0; j < T; j++)
+            per_token[toy_token_ids[j]] += AT(a, i, j);
+        for (int v = 0; v < V; v++) {
+            ck_assert_double_le(fabs(AT(o, i, v) - per_token[v]), 1e-6);
+            if (v != toy_token_ids[i - 1])
+                ck_assert(AT(o, i, v) < AT(o, i, toy_token_ids[i - 1]));
+        }
+    }
+    ck_assert_double_ge(on_previous, 0.9);
+    matrix_free(&x);
+    matrix_free(&a);
+    matrix_free(&o);
+    head_weights_free(&w);
+}
+END_TEST
+
+/* One map for queries and keys gives S = Q Q^T.  By Cauchy-Schwarz |S_ij| <= sqrt(S_ii S_jj)
+ * <= max(S_ii, S_jj): no score off the diagonal beats both of its diagonal entries, and the
+ * row with the largest diagonal entry peaks there.  Width 1 makes every pair parallel, where
+ * the bound is met with equality, up to rounding. */
+START_TEST(one_map_scores_never_beat_both_diagonal_entries)
+{
+    const int widths[] = { 1, 3, 16 }, T = 9;
+    Rng rng;
+    rng_seed(&rng, 19, 1);
+    for (int n = 0; n < 3; n++) {
+        Matrix q = matrix_new_normal(T, widths[n], &rng, 1.0f), s = matrix_new(T, T);
+        attention_scores(q, q, false, s);
+        int longest = 0;
+        for (int i = 0; i < T; i++) {
+            if (AT(s, i, i) > AT(s, longest, longest))
+                longest = i;
+            for (int j = 0; j < T; j++) {
+                const double bound = sqrt((double)AT(s, i, i) * AT(s, j, j));
+                ck_assert_double_le(fabs(AT(s, i, j)), bound * (1.0 + 1e-5) + 1e-6);
+                ck_assert_double_le(bound, fmax(AT(s, i, i), AT(s, j, j)) * (1.0 + 1e-6));
+            }
+        }
+        for (int j = 0; j < T; j++)
+            ck_assert(AT(s, longest, j) <= AT(s, longest, longest) * (1.0f + 1e-5f));
+        matrix_free(&q);
+        matrix_free(&s);
+    }
+}
+END_TEST
+
 START_TEST(a_written_pattern_has_the_tokens_on_both_sides)
 {
     const char *tokens[3] = { "x", "y", "." };
@@ -465,6 +566,9 @@ Suite *attention_suite(void)
     tcase_add_test(core, zero_queries_attend_uniformly_and_average_the_values);
     tcase_add_test(core, the_mask_acts_on_the_scores_before_the_softmax);
     tcase_add_test(core, shuffling_the_input_shuffles_the_pattern_and_the_output);
+    tcase_add_test(core, the_previous_token_head_looks_one_place_back);
+    tcase_add_test(core, the_previous_token_head_reads_the_previous_token);
+    tcase_add_test(core, one_map_scores_never_beat_both_diagonal_entries);
     tcase_add_test(core, a_written_pattern_has_the_tokens_on_both_sides);
     tcase_add_test(core, a_printed_pattern_is_rounded_to_three_decimals);
     suite_add_tcase(suite, core);
