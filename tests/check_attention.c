@@ -550,6 +550,13 @@ START_TEST(scores_refuse_queries_and_keys_of_different_widths)
 }
 END_TEST
 
+START_TEST(the_previous_token_head_refuses_a_gap_that_is_not_a_number)
+{
+    HeadWeights w = previous_token_head(NAN);
+    head_weights_free(&w);
+}
+END_TEST
+
 Suite *attention_suite(void)
 {
     Suite *suite = suite_create("attention");
@@ -575,6 +582,8 @@ Suite *attention_suite(void)
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, scores_refuse_queries_and_keys_of_different_widths, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_previous_token_head_refuses_a_gap_that_is_not_a_number,
+                                SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
