@@ -56,6 +56,8 @@ RUN_LOCK := flock generated/.run.lock
 # Tests are not timed: their OpenMP threads sleep instead of spinning while they wait, so that a
 # busy machine slows them down less (a suite runs three threads on two cores).
 TEST_ENV = CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-$(1)} OMP_WAIT_POLICY=passive
+# The sanitizer run's leak check knows one runtime's own blocks (tools/lsan.supp).
+SAN_ENV = LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp
 empty :=
 space := $(empty) $(empty)
 rparen := )
@@ -347,11 +349,11 @@ sanitize:
 	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
 	$(Q)for p in $(PROGRAMS); do \
 	  printf '  %-8s %s --smoke\n' SAN $$p; \
-	  $(RUN_LOCK) generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1; status=$$?; \
+	  $(SAN_ENV) $(RUN_LOCK) generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1; status=$$?; \
 	  if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  (stopped at an exercise still to write)"; \
 	  elif [ $$status != 0 ]; then cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; fi; done
 	$(Q)echo "  SAN      check-all"
-	$(Q)$(call TEST_ENV,300) $(RUN_LOCK) generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
+	$(Q)$(call TEST_ENV,300) $(SAN_ENV) $(RUN_LOCK) generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
 	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
