@@ -141,6 +141,55 @@ START_TEST(products_match_a_triple_loop)
 }
 END_TEST
 
+/* Widths around every block of vectors (4 vectors of 2, 4 or 8 doubles) and their tails: all
+ * three products, every entry, against triple loops summed in double. */
+START_TEST(products_match_triple_loops_across_vector_blocks)
+{
+    const int widths[] = { 1, 7, 8, 9, 31, 32, 33, 67 };
+    Rng rng;
+    rng_seed(&rng, 23, 2);
+    for (int w = 0; w < 8; w++) {
+        const int m = 3, k = 5, n = widths[w];
+        Matrix64 a = matrix64_new(m, k), b = matrix64_new(k, n), c = matrix64_new(m, n),
+                 at_b = matrix64_new(k, n), a_bt = matrix64_new(m, k);
+        Matrix64 all[] = { a, b, at_b, a_bt };
+        for (int x = 0; x < 4; x++)
+            for (int e = 0; e < all[x].rows * all[x].cols; e++)
+                all[x].data[e] = rng_normal(&rng);
+        Matrix64 at_b0 = matrix64_new(k, n), a_bt0 = matrix64_new(m, k);
+        memcpy(at_b0.data, at_b.data, sizeof(double) * (size_t)(k * n));
+        memcpy(a_bt0.data, a_bt.data, sizeof(double) * (size_t)(m * k));
+        matrix64_multiply(a, b, c);
+        matrix64_add_at_b(a, c, at_b);
+        matrix64_add_a_bt(c, b, a_bt);
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double sum = 0.0;
+                for (int p = 0; p < k; p++)
+                    sum += AT(a, i, p) * AT(b, p, j);
+                ck_assert_double_eq_tol(AT(c, i, j), sum, 1e-12);
+            }
+        for (int i = 0; i < k; i++)
+            for (int j = 0; j < n; j++) {
+                double sum = AT(at_b0, i, j);
+                for (int p = 0; p < m; p++)
+                    sum += AT(a, p, i) * AT(c, p, j);
+                ck_assert_double_eq_tol(AT(at_b, i, j), sum, 1e-12);
+            }
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < k; j++) {
+                double sum = AT(a_bt0, i, j);
+                for (int p = 0; p < n; p++)
+                    sum += AT(c, i, p) * AT(b, j, p);
+                ck_assert_double_eq_tol(AT(a_bt, i, j), sum, 1e-11);
+            }
+        Matrix64 *mine[] = { &a, &b, &c, &at_b, &a_bt, &at_b0, &a_bt0 };
+        for (int x = 0; x < 7; x++)
+            matrix64_free(mine[x]);
+    }
+}
+END_TEST
+
 START_TEST(relative_difference_of_matrices)
 {
     const double g[3] = { 1.0, -4.0, 0.001 }, h[3] = { 1.0, -4.0, 0.002 }, zero[3] = { 0 };
@@ -605,6 +654,7 @@ Suite *kit_suite(void)
     suite_add_tcase(suite, softmax);
     TCase *matrices = tcase_create("double-precision matrices");
     tcase_add_test(matrices, products_match_a_triple_loop);
+    tcase_add_test(matrices, products_match_triple_loops_across_vector_blocks);
     tcase_add_test(matrices, relative_difference_of_matrices);
     tcase_add_test(matrices, largest_difference_is_the_largest_gap_and_sees_a_nan);
     suite_add_tcase(suite, matrices);
