@@ -183,11 +183,14 @@ START_TEST(the_leak_is_the_largest_change_of_each_output_row)
 END_TEST
 
 /* The mistake of section "Minus infinity before the softmax": zeroing the weights after it
- * still lets the future in through the denominators. */
+ * still lets the future in through the denominators.  mask_head_zeroed_after is checked
+ * against its definition, built here from chapter 2's unmasked head: its weights with the
+ * upper triangle zeroed, times X W_V.  The same operations in the same order: equal bits. */
 START_TEST(zeroing_the_weights_after_the_softmax_still_leaks)
 {
     Matrix x, moved = matrix_new(16, 32), weights = matrix_new(16, 16),
-           before = matrix_new(16, 8), after = matrix_new(16, 8), v = matrix_new(16, 8);
+           before = matrix_new(16, 8), after = matrix_new(16, 8), v = matrix_new(16, 8),
+           reference = matrix_new(16, 8);
     HeadWeights w;
     float delta[32], change[16];
     leak_setup(&x, &w, delta);
@@ -196,18 +199,20 @@ START_TEST(zeroing_the_weights_after_the_softmax_still_leaks)
         AT(moved, 10, c) += delta[c];
     Matrix *inputs[2] = { &x, &moved }, *outputs[2] = { &before, &after };
     for (int run = 0; run < 2; run++) {
-        attention_head(*inputs[run], w, true, NULL, weights, *outputs[run]);
+        mask_head_zeroed_after(*inputs[run], w, *outputs[run]);
+        attention_head(*inputs[run], w, true, NULL, weights, reference);
         for (int i = 0; i < 16; i++)
             for (int j = i + 1; j < 16; j++)
                 AT(weights, i, j) = 0.0f;
         matrix_multiply(*inputs[run], w.value, v);
-        matrix_multiply(weights, v, *outputs[run]);
+        matrix_multiply(weights, v, reference);
+        ck_assert(memcmp(outputs[run]->data, reference.data, sizeof(float) * 16 * 8) == 0);
     }
     mask_row_change(before, after, change);
     for (int i = 0; i < 10; i++)
         ck_assert(change[i] > 1e-5f);
-    Matrix *all[] = { &x, &moved, &weights, &before, &after, &v };
-    for (int m = 0; m < 6; m++)
+    Matrix *all[] = { &x, &moved, &weights, &before, &after, &v, &reference };
+    for (int m = 0; m < 7; m++)
         matrix_free(all[m]);
     head_weights_free(&w);
 }
@@ -332,6 +337,19 @@ START_TEST(padding_refuses_more_padded_keys_than_keys)
 }
 END_TEST
 
+START_TEST(the_zeroed_head_refuses_an_output_of_the_wrong_width)
+{
+    Rng rng;
+    rng_seed(&rng, 3, 1);
+    Matrix x = matrix_new(4, 6), output = matrix_new(4, 2);
+    HeadWeights w = head_weights_new(6, 3, &rng);
+    mask_head_zeroed_after(x, w, output);               /* the values are 3 wide */
+    head_weights_free(&w);
+    matrix_free(&x);
+    matrix_free(&output);
+}
+END_TEST
+
 Suite *mask_suite(void)
 {
     Suite *suite = suite_create("mask");
@@ -352,6 +370,8 @@ Suite *mask_suite(void)
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, leak_refuses_a_position_past_the_sequence, SIGABRT);
     tcase_add_test_raise_signal(refused, padding_refuses_more_padded_keys_than_keys, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_zeroed_head_refuses_an_output_of_the_wrong_width,
+                                SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
