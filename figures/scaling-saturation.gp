@@ -5,7 +5,7 @@ set output outfile
 set multiplot
 set logscale x 2
 set format x '$%g$'
-set xlabel '$d$'
+set xlabel '$d_k$'
 set xrange [1:*]
 set tmargin at screen 0.97
 set bmargin at screen 0.16
@@ -15,8 +15,8 @@ set key at graph 0.98, graph 0.70 right top Left reverse spacing 1.1 width 1 sam
 set ylabel 'mean top weight'
 set yrange [0:1.05]
 plot data('scaling-saturation') using 1:2 with linespoints ls 2 dt 2 title 'no scale', \
-     '' using 1:6 with linespoints ls 1 title '$1/\sqrt{d}$', \
-     '' using 1:10 with linespoints ls 3 dt 4 title '$1/d$', \
+     '' using 1:6 with linespoints ls 1 title '$1/\sqrt{d_k}$', \
+     '' using 1:10 with linespoints ls 3 dt 4 title '$1/d_k$', \
      '' using 1:15 with lines ls 6 title 'uniform row'
 unset key
 set lmargin at screen 0.59

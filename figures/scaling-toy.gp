@@ -29,7 +29,7 @@ do for [i = 0:6] {
 set multiplot
 set lmargin at screen 0.11
 set rmargin at screen 0.485
-set title 'with $1/\sqrt{d_{\mathrm{head}}}$'
+set title 'with $1/\sqrt{d_{\text{head}}}$'
 set ylabel 'query $i$' offset -0.5,0
 plot data('scaling-toy') using 2:1:3 with image, \
      '' using 2:1:(allowed($1, $2) && $3 < 0.5 ? cell($3) : '') with labels tc rgb 'white', \
