@@ -19,7 +19,7 @@
 static void reference_head(Matrix q, Matrix k, Matrix v, double *out)
 {
     const int n = q.rows, d = q.cols;
-    double *s = lab_alloc((size_t)n, sizeof *s);
+    double *s = memory_alloc((size_t)n, sizeof *s);
     for (int i = 0; i < n; i++) {
         double max = -INFINITY, total = 0.0;
         for (int j = 0; j <= i; j++) {
@@ -66,7 +66,7 @@ static void check_every_variant(int n, int d, uint64_t seed)
 {
     Matrix q, k, v;
     random_matrices(n, d, seed, &q, &k, &v);
-    double *expected = lab_alloc((size_t)n * d, sizeof *expected);
+    double *expected = memory_alloc((size_t)n * d, sizeof *expected);
     reference_head(q, k, v, expected);
     Matrix naive = matrix_new(n, d), out = matrix_new(n, d);
     cost_attend(COST_NAIVE, q, k, v, naive, 1);
@@ -306,7 +306,7 @@ END_TEST
 START_TEST(the_bandwidth_sum_counts_every_element_once)
 {
     const size_t counts[] = { 0, 1, 15, 16, 17, 1000, 4099 };
-    float *x = lab_alloc(4099, sizeof *x);
+    float *x = memory_alloc(4099, sizeof *x);
     for (size_t e = 0; e < 4099; e++)
         x[e] = (float)(e % 7);
     for (int c = 0; c < 7; c++)

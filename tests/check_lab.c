@@ -438,7 +438,7 @@ static void run_out_of_memory(void)
     char *argv[] = { "p", "--out", folder };
     Lab lab;
     lab_start(&lab, "ninety", "a test", 3, argv, NULL);
-    lab_alloc(SIZE_MAX / 2, 4);
+    memory_alloc(SIZE_MAX / 2, 4);
 }
 
 START_TEST(out_of_memory_names_the_program)
@@ -475,7 +475,7 @@ END_TEST
 START_TEST(an_impossible_allocation_exits_with_two)
 {
     ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));   /* its one line */
-    lab_alloc(SIZE_MAX / 2, 4);
+    memory_alloc(SIZE_MAX / 2, 4);
 }
 END_TEST
 

@@ -314,7 +314,7 @@ END_TEST
 START_TEST(short_training_learns_past_the_bound)
 {
     RecallModel learned, uniform;
-    RecallSequence batch[64], *tests = lab_alloc(1000, sizeof *tests);
+    RecallSequence batch[64], *tests = memory_alloc(1000, sizeof *tests);
     Rng init, data, test;
     rng_seed(&init, 18, 1);
     rng_seed(&test, 18, 2);
