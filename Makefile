@@ -60,7 +60,6 @@ TEST_ENV = CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-$(1)} OMP_WAIT_POLICY=passi
 SAN_ENV = LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp
 empty :=
 space := $(empty) $(empty)
-rparen := )
 # Set when make runs with -n: the closing message of `make` is then left out.
 DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 
@@ -133,11 +132,16 @@ ALL_LDFLAGS := $(OPENMP) $(LDFLAGS) $(if $(SAN),$(SANITIZE))
 # rewritten only when the text of the compile and link commands changes.
 FLAGS_STAMP := $(BUILD)/stamps/flags
 FLAGS_TEXT  := $(strip $(CC) $(ALL_CFLAGS) | $(ALL_LDFLAGS) $(LDLIBS))
-ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
-ifneq ($(file < $(FLAGS_STAMP)),$(FLAGS_TEXT))
-$(shell mkdir -p $(dir $(FLAGS_STAMP)))
-$(file > $(FLAGS_STAMP),$(FLAGS_TEXT))
+# keep_stamp FILE,TEXT (through $(eval)): write TEXT into FILE when it holds anything else, so
+# that what depends on FILE is remade exactly when TEXT changes.
+define keep_stamp
+ifneq ($$(file < $(1)),$(2))
+$$(shell mkdir -p $(dir $(1)))
+$$(file > $(1),$(2))
 endif
+endef
+ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
+$(eval $(call keep_stamp,$(FLAGS_STAMP),$(FLAGS_TEXT)))
 endif
 # RUN_FLAGS are given to every program the book runs (RUN_FLAGS=--smoke: the smallest sizes,
 # as the proof of the workbook in make check uses them).  A change of them runs the programs again.
@@ -145,10 +149,7 @@ RUN_FLAGS ?=
 RUN_STAMP := generated/stamps/run-flags
 RUN_TEXT  := run flags: $(strip $(RUN_FLAGS))
 ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
-ifneq ($(file < $(RUN_STAMP)),$(RUN_TEXT))
-$(shell mkdir -p $(dir $(RUN_STAMP)))
-$(file > $(RUN_STAMP),$(RUN_TEXT))
-endif
+$(eval $(call keep_stamp,$(RUN_STAMP),$(RUN_TEXT)))
 endif
 
 .PHONY: all tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
@@ -492,13 +493,10 @@ ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
 BENCH_ARGS_cost = $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
 bench: $(BINARIES) $(ISA_COSTS)
 	$(Q)mkdir -p generated/data
-	$(Q)ran=""; for program in $(PROGRAMS); do \
-	  generated/bin/$$program --help | grep -q -e '^ *--bench ' || continue; \
-	  echo "  BENCH    $$program"; ran="$$ran $$program"; \
-	  case $$program in $(foreach p,$(PROGRAMS),$(if $(BENCH_ARGS_$(p)),$(p)$(rparen) extra='$(BENCH_ARGS_$(p))';;)) \
-	    *) extra='';; esac; \
-	  $(RUN_LOCK) generated/bin/$$program --bench --out generated $$extra || exit 1; \
-	done; [ -n "$$ran" ] || { echo "no program takes --bench"; exit 1; }
+	$(Q)ran=""; $(foreach p,$(PROGRAMS),\
+	  if generated/bin/$(p) --help | grep -q -e '^ *--bench '; then echo "  BENCH    $(p)"; \
+	    ran=yes; $(RUN_LOCK) generated/bin/$(p) --bench --out generated $(BENCH_ARGS_$(p)) || exit 1; fi;) \
+	[ -n "$$ran" ] || { echo "no program takes --bench"; exit 1; }
 
 generated/isa/%/bin/cost: FORCE | tangle
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@
