@@ -51,8 +51,8 @@ START_TEST(layer_with_a_zero_bias_is_the_layer_without_one)
     for (int e = 0; e < 9 * 12; e++)
         x.data[e] = rng_normal(&rng);
     Matrix64 zero = matrix64_new(3, 9);
-    MultiHead64Trace t1 = multihead64_trace_new(&m.stack.layer[0], 9),
-                     t2 = multihead64_trace_new(&m.stack.layer[0], 9);
+    MultiHead64Trace t1 = multihead64_trace_new(&m.stack.layer[0], 9, 1),
+                     t2 = multihead64_trace_new(&m.stack.layer[0], 9, 1);
     LayerOptions with_zero = kit_stack_layer(&m.stack, 0), without = with_zero;
     with_zero.bias = zero;
     without.bias = (Matrix64){ 0, 0, NULL };
@@ -79,7 +79,7 @@ START_TEST(a_bias_alone_gives_its_softmax_by_distance)
     for (int h = 0; h < 2; h++)
         for (int k = 0; k < 6; k++)
             AT(m.stack.bias[0], h, k) = 0.5 * k - h;
-    MultiHead64Trace t = multihead64_trace_new(&m.stack.layer[0], 6);
+    MultiHead64Trace t = multihead64_trace_new(&m.stack.layer[0], 6, 1);
     multihead64_forward(&m.stack.layer[0], kit_stack_layer(&m.stack, 0), x, &t, y);
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < 6; i++) {
@@ -126,15 +126,15 @@ START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
     induction_params(&again, a);
     induction_params(&one, single);
     for (int b = 0; b < n; b++) {
-        induction_gradient(&m, &batch[b * s.length], 1, &one);
+        induction_gradient(&m, &batch[b * s.length], 1, &one, NULL);
         for (int p = 0; p < INDUCTION_MATRICES; p++)
             for (int e = 0; e < single[p].rows * single[p].cols; e++)
                 total[p].data[e] += single[p].data[e] / n;
     }
     omp_set_num_threads(1);
-    induction_gradient(&m, batch, n, &grad);
+    induction_gradient(&m, batch, n, &grad, NULL);
     omp_set_num_threads(2);
-    induction_gradient(&m, batch, n, &again);
+    induction_gradient(&m, batch, n, &again, NULL);
     for (int p = 0; p < INDUCTION_MATRICES; p++) {
         for (int e = 0; e < g[p].rows * g[p].cols; e++)
             ck_assert_double_eq_tol(g[p].data[e], total[p].data[e], 1e-13);
@@ -154,7 +154,7 @@ START_TEST(adam_first_step_moves_every_weight_by_the_rate)
     InductionModel m = random_model(s, 7), before = induction_new(s), grad = induction_new(s);
     induction_copy(&m, &before);
     int *batch = draw_batch(s, 4, 2, 8, NULL);
-    induction_gradient(&m, batch, 4, &grad);
+    induction_gradient(&m, batch, 4, &grad, NULL);
     KitParam now[INDUCTION_MATRICES], was[INDUCTION_MATRICES], g[INDUCTION_MATRICES];
     induction_params(&m, now);
     induction_params(&before, was);
@@ -187,10 +187,10 @@ START_TEST(loss_falls_over_a_few_steps)
         induction_params(&m, weights);
         induction_params(&grad, gradient);
         KitAdam adam = kit_adam_new(weights, INDUCTION_MATRICES, 0.003);
-        const double first = induction_gradient(&m, batch, 8, &grad);
+        const double first = induction_gradient(&m, batch, 8, &grad, NULL);
         for (int step = 0; step < 10; step++) {
             kit_adam_step(&adam, weights, gradient);
-            induction_gradient(&m, batch, 8, &grad);
+            induction_gradient(&m, batch, 8, &grad, NULL);
         }
         ck_assert_double_lt(induction_loss(&m, batch, 8), first);
         free(batch);

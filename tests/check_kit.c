@@ -238,7 +238,7 @@ START_TEST(double_layer_matches_chapter_five)
             matrix_fill_normal(x, &rng, 1.0f);
             Matrix64 x64 = matrix64_new(length, d), y64 = matrix64_new(length, d);
             matrix64_from(x, x64);
-            MultiHead64Trace trace = multihead64_trace_new(&exact, length);
+            MultiHead64Trace trace = multihead64_trace_new(&exact, length, 1);
             multihead_forward(&layer, x, scale, causal ? mask_causal : NULL, weights, y);
             multihead64_forward(&exact, plain(scale, causal), x64, &trace, y64);
             for (int e = 0; e < length * d; e++)
@@ -266,7 +266,7 @@ typedef struct {
 static double case_loss(void *lc)
 {
     const Case *c = lc;
-    MultiHead64Trace t = multihead64_trace_new(&c->layer, c->x.rows);
+    MultiHead64Trace t = multihead64_trace_new(&c->layer, c->x.rows, 1);
     Matrix64 y = matrix64_new(c->x.rows, c->layer.d_model);
     multihead64_forward(&c->layer, c->options, c->x, &t, y);
     double loss = 0.0;
@@ -303,7 +303,7 @@ START_TEST(layer_gradient_matches_central_differences)
                 c.x.data[e] = rng_normal(&rng);
                 c.g.data[e] = rng_normal(&rng);
             }
-            MultiHead64Trace trace = multihead64_trace_new(&c.layer, length);
+            MultiHead64Trace trace = multihead64_trace_new(&c.layer, length, 1);
             Matrix64 y = matrix64_new(length, d), d_x = matrix64_new(length, d);
             MultiHead64 grad = multihead64_new(d, heads);
             multihead64_forward(&c.layer, c.options, c.x, &trace, y);
@@ -348,8 +348,8 @@ START_TEST(a_turn_that_does_nothing_leaves_the_layer_as_it_was)
              y2 = matrix64_new(6, 8);
     for (int e = 0; e < 6 * 8; e++)
         x.data[e] = rng_normal(&rng);
-    MultiHead64Trace t0 = multihead64_trace_new(&exact, 6), t1 = multihead64_trace_new(&exact, 6),
-                     t2 = multihead64_trace_new(&exact, 6);
+    MultiHead64Trace t0 = multihead64_trace_new(&exact, 6, 1), t1 = multihead64_trace_new(&exact, 6, 1),
+                     t2 = multihead64_trace_new(&exact, 6, 1);
     LayerOptions idle = plain(true, true), turned = plain(true, true);
     idle.turn = (KitTurn){ no_turn, NULL };
     turned.turn = (KitTurn){ test_turn, NULL };
@@ -384,7 +384,7 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
         x.data[e] = rng_normal(&rng);
         AT(g, e / d, e % d) = e / d < seen ? rng_normal(&rng) : 0.0;
     }
-    MultiHead64Trace trace = multihead64_trace_new(&exact, length);
+    MultiHead64Trace trace = multihead64_trace_new(&exact, length, 1);
     multihead64_forward(&exact, plain(true, true), x, &trace, y);
     multihead64_backward(&exact, plain(true, true), x, &trace, g, &grad, (Matrix64){ 0, 0, NULL },
                          d_x);
@@ -560,7 +560,7 @@ START_TEST(stack_is_its_layers_on_the_stream_and_passes_the_gradient_check)
     Rng rng;
     rng_seed(&rng, 29, 1);
     StackCase c = { kit_stack_new(layers, d, heads, length), matrix64_new(length, d), { 0 } };
-    c.work = kit_stack_work_new(&c.stack, length);
+    c.work = kit_stack_work_new(&c.stack, length, 1);
     KitStack grad = kit_stack_new(layers, d, heads, length);
     static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
     KitParam params[1 + 5 * 3], grads[1 + 5 * 3];
@@ -578,7 +578,7 @@ START_TEST(stack_is_its_layers_on_the_stream_and_passes_the_gradient_check)
         c.g.data[e] = rng_normal(&rng);
     kit_stack_forward(&c.stack, &c.work);
     Matrix64 x = matrix64_new(length, d), y = matrix64_new(length, d);
-    MultiHead64Trace t = multihead64_trace_new(&c.stack.layer[0], length);
+    MultiHead64Trace t = multihead64_trace_new(&c.stack.layer[0], length, 1);
     memcpy(x.data, input.data, sizeof(double) * (size_t)(length * d));
     for (int l = 0; l < layers; l++) {
         multihead64_forward(&c.stack.layer[l], kit_stack_layer(&c.stack, l), x, &t, y);
@@ -613,7 +613,7 @@ START_TEST(a_bias_without_the_mask_is_refused)
 {
     MultiHead64 m = multihead64_new(4, 2);
     Matrix64 x = matrix64_new(3, 4), y = matrix64_new(3, 4), bias = matrix64_new(2, 3);
-    MultiHead64Trace t = multihead64_trace_new(&m, 3);
+    MultiHead64Trace t = multihead64_trace_new(&m, 3, 1);
     LayerOptions o = plain(true, false);
     o.bias = bias;
     multihead64_forward(&m, o, x, &t, y);
