@@ -220,7 +220,7 @@ START_TEST(every_row_of_the_pattern_is_positive_and_sums_to_one)
     HeadWeights w = head_weights_new(10, 6, &rng);
     matrix_multiply(x, w.value, v);
     for (int scale = 0; scale < 2; scale++) {
-        attention_head(x, w, scale, NULL, weights, output);
+        attention_head(x, w, scale, NULL, NULL, weights, output);
         for (int i = 0; i < 13; i++) {
             double sum = 0.0;
             for (int j = 0; j < 13; j++) {
@@ -247,8 +247,9 @@ START_TEST(every_row_of_the_pattern_is_positive_and_sums_to_one)
 END_TEST
 
 /* A mask written here, not chapter 3's: these tests must not depend on its exercise. */
-static void lower_triangle_only(Matrix scores)
+static void lower_triangle_only(Matrix scores, const void *context)
 {
+    (void)context;
     for (int i = 0; i < scores.rows; i++)
         for (int j = i + 1; j < scores.cols; j++)
             AT(scores, i, j) = -INFINITY;
@@ -268,7 +269,8 @@ START_TEST(the_head_matches_a_double_precision_reference)
         for (int variant = 0; variant < 4; variant++) {
             const bool scale = variant & 1, causal = variant & 2;
             double a[T * T], o[T * dv];
-            attention_head(x, w, scale, causal ? lower_triangle_only : NULL, weights, output);
+            attention_head(x, w, scale, causal ? lower_triangle_only : NULL, NULL, weights,
+                           output);
             reference_head(x, w, scale, causal, a, o);
             for (int e = 0; e < T * T; e++)
                 ck_assert_double_le(fabs(weights.data[e] - a[e]), 1e-5 * a[e] + 1e-6);
@@ -298,7 +300,7 @@ START_TEST(the_head_is_its_five_steps)
     attention_scores(q, k, true, a);
     softmax_rows(a);
     matrix_multiply(a, v, o);
-    attention_head(x, w, true, NULL, weights, output);
+    attention_head(x, w, true, NULL, NULL, weights, output);
     ck_assert(memcmp(a.data, weights.data, sizeof(float) * T * T) == 0);
     ck_assert(memcmp(o.data, output.data, sizeof(float) * T * d) == 0);
     Matrix *all[] = { &x, &q, &k, &v, &a, &o, &weights, &output };
@@ -317,7 +319,7 @@ START_TEST(zero_queries_attend_uniformly_and_average_the_values)
            output = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
     matrix_fill(w.query, 0.0f);
-    attention_head(x, w, true, NULL, weights, output);
+    attention_head(x, w, true, NULL, NULL, weights, output);
     for (int e = 0; e < T * T; e++)
         ck_assert_float_eq_tol(weights.data[e], 1.0f / T, 1e-7f);
     for (int c = 0; c < dk; c++) {
@@ -335,8 +337,9 @@ START_TEST(zero_queries_attend_uniformly_and_average_the_values)
 }
 END_TEST
 
-static void forbid_entry_two_three(Matrix scores)
+static void forbid_entry_two_three(Matrix scores, const void *context)
 {
+    (void)context;
     AT(scores, 2, 3) = -INFINITY;
 }
 
@@ -348,8 +351,8 @@ START_TEST(the_mask_acts_on_the_scores_before_the_softmax)
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), plain = matrix_new(T, T),
            masked = matrix_new(T, T), output = matrix_new(T, d);
     HeadWeights w = head_weights_new(d, d, &rng);
-    attention_head(x, w, true, NULL, plain, output);
-    attention_head(x, w, true, forbid_entry_two_three, masked, output);
+    attention_head(x, w, true, NULL, NULL, plain, output);
+    attention_head(x, w, true, forbid_entry_two_three, NULL, masked, output);
     ck_assert(AT(masked, 2, 3) == 0.0f);
     /* Row 2's other weights are renormalised: plain / (1 - plain[2][3]). */
     double sum = 0.0;
@@ -384,8 +387,8 @@ START_TEST(shuffling_the_input_shuffles_the_pattern_and_the_output)
     for (int t = 0; t < T; t++)
         for (int c = 0; c < d; c++)
             AT(shuffled, t, c) = AT(x, order[t], c);
-    attention_head(x, w, true, NULL, a, o);
-    attention_head(shuffled, w, true, NULL, b, p);
+    attention_head(x, w, true, NULL, NULL, a, o);
+    attention_head(shuffled, w, true, NULL, NULL, b, p);
     for (int i = 0; i < T; i++) {
         for (int j = 0; j < T; j++)
             ck_assert_float_eq_tol(AT(b, i, j), AT(a, order[i], order[j]), 1e-6f);
@@ -421,7 +424,7 @@ START_TEST(the_previous_token_head_looks_one_place_back)
         matrix_multiply(x, w.query, q);
         matrix_multiply(x, w.key, k);
         attention_scores(q, k, true, s);
-        attention_head(x, w, true, NULL, a, o);
+        attention_head(x, w, true, NULL, NULL, a, o);
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++) {
                 const bool previous = i >= 1 && j == i - 1;
@@ -448,7 +451,7 @@ START_TEST(the_previous_token_head_reads_the_previous_token)
     enum { T = TOY_LENGTH, V = TOY_VOCABULARY };
     Matrix x = toy_codes(), a = matrix_new(T, T), o = matrix_new(T, V);
     HeadWeights w = previous_token_head(PREVIOUS_TOKEN_GAP);
-    attention_head(x, w, true, NULL, a, o);
+    attention_head(x, w, true, NULL, NULL, a, o);
     double on_previous = 0.0;
     for (int i = 1; i < T; i++) {
         on_previous += AT(a, i, i - 1) / (T - 1);

@@ -33,8 +33,8 @@ START_TEST(on_a_square_the_mask_is_the_causal_mask_of_chapter_3)
         Matrix a = matrix_new(n, n), b = matrix_new(n, n);
         for (int e = 0; e < n * n; e++)
             a.data[e] = b.data[e] = (float)e;
-        mask_causal(a);
-        decode_mask_causal(b);
+        mask_causal(a, NULL);
+        decode_mask_causal(b, NULL);
         ck_assert(memcmp(a.data, b.data, sizeof(float) * (size_t)(n * n)) == 0);
         matrix_free(&a);
         matrix_free(&b);
@@ -47,11 +47,11 @@ START_TEST(a_block_of_queries_at_the_end_sees_the_rows_of_the_square_mask)
     const int n = 11;
     Matrix square = matrix_new(n, n);
     matrix_fill(square, 1.0f);
-    mask_causal(square);
+    mask_causal(square, NULL);
     for (int r = 1; r <= n; r++) {
         Matrix block = matrix_new(r, n);
         matrix_fill(block, 1.0f);
-        decode_mask_causal(block);
+        decode_mask_causal(block, NULL);
         for (int i = 0; i < r; i++)
             for (int j = 0; j < n; j++)
                 ck_assert(AT(block, i, j) == AT(square, n - r + i, j));
@@ -69,7 +69,7 @@ START_TEST(a_window_keeps_exactly_the_last_w_positions)
     const int rows = 5, cols = 12, w = 3;
     Matrix s = matrix_new(rows, cols);
     matrix_fill(s, 2.0f);
-    decode_mask(s, w);
+    decode_mask(s, &w);
     for (int i = 0; i < rows; i++) {
         const int position = i + cols - rows;
         for (int j = 0; j < cols; j++) {
@@ -92,7 +92,7 @@ START_TEST(cached_decoding_equals_the_full_causal_pass_bit_for_bit)
         MultiHead m = multihead_new(d, heads, &rng);
         Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
                cached = matrix_new(T, d), weights = matrix_new(heads * T, T);
-        multihead_forward(&m, x, true, mask_causal, weights, full);
+        multihead_forward(&m, x, true, mask_causal, NULL, weights, full);
         decode_sequence(&m, NULL, x, 0, cached);
         ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
         decode_full_forward(&m, NULL, x, 0, cached);
@@ -113,9 +113,10 @@ START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
     rng_seed(&rng, 77, 1);
     MultiHead m = multihead_new(d, heads, &rng);
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), band = matrix_new(T, d),
-           ring = matrix_new(T, d);
+           ring = matrix_new(T, d), weights = matrix_new(heads * T, T);
+    /* The band is chapter 5's full pass with the window as the mask's context. */
     for (int w = 0; w < 5; w++) {
-        decode_full_forward(&m, NULL, x, windows[w], band);
+        multihead_forward(&m, x, true, decode_mask, &windows[w], weights, band);
         decode_sequence(&m, NULL, x, windows[w], ring);
         ck_assert_msg(matrix_largest_difference(band, ring) == 0.0, "window %d", windows[w]);
     }
@@ -124,9 +125,9 @@ START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
     decode_sequence(&m, NULL, x, 5, ring);
     ck_assert(matrix_largest_difference(band, ring) > 1e-3);
     multihead_free(&m);
-    matrix_free(&x);
-    matrix_free(&band);
-    matrix_free(&ring);
+    Matrix *all[] = { &x, &band, &ring, &weights };
+    for (int a = 0; a < 4; a++)
+        matrix_free(all[a]);
 }
 END_TEST
 
@@ -347,7 +348,7 @@ END_TEST
 START_TEST(a_mask_refuses_more_queries_than_keys)
 {
     Matrix s = matrix_new(5, 4);
-    decode_mask_causal(s);
+    decode_mask_causal(s, NULL);
     matrix_free(&s);
 }
 END_TEST

@@ -76,7 +76,7 @@ START_TEST(every_causal_row_lies_between_zero_and_ln_i_plus_one)
     for (int t = 0; t < 4; t++) {
         matrix_fill_normal(q, &rng, (float)spreads[t]);
         matrix_fill_normal(k, &rng, 1.0f);
-        attend(q, k, v, false, mask_causal, weights, output);
+        attend(q, k, v, false, mask_causal, NULL, weights, output);
         entropy_rows(weights, entropy);
         ck_assert(entropy[0] == 0.0);
         for (int i = 0; i < T; i++) {
@@ -95,7 +95,7 @@ START_TEST(uniform_causal_attention_reaches_the_ceiling)
 {
     enum { T = 8 };
     Matrix zeros = matrix_new(T, 3), weights = matrix_new(T, T), output = matrix_new(T, 3);
-    attend(zeros, zeros, zeros, true, mask_causal, weights, output);
+    attend(zeros, zeros, zeros, true, mask_causal, NULL, weights, output);
     double entropy[T];
     entropy_rows(weights, entropy);
     for (int i = 0; i < T; i++)

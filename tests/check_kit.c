@@ -239,7 +239,7 @@ START_TEST(double_layer_matches_chapter_five)
             Matrix64 x64 = matrix64_new(length, d), y64 = matrix64_new(length, d);
             matrix64_from(x, x64);
             MultiHead64Trace trace = multihead64_trace_new(&exact, length, 1);
-            multihead_forward(&layer, x, scale, causal ? mask_causal : NULL, weights, y);
+            multihead_forward(&layer, x, scale, causal ? mask_causal : NULL, NULL, weights, y);
             multihead64_forward(&exact, plain(scale, causal), x64, &trace, y64);
             for (int e = 0; e < length * d; e++)
                 ck_assert_double_le(fabs(y.data[e] - y64.data[e]), 1e-5 * (1 + fabs(y64.data[e])));

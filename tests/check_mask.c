@@ -2,7 +2,8 @@
  * diagonal; masked weights are exactly 0.0f and rows still sum to 1; row 0 is all on itself;
  * the leak test (exact zeros before the changed position, non-zero from it on; non-zero before
  * it without the mask, and when weights are zeroed after the softmax); rows in which every
- * entry is masked give zero weights and zero outputs, never NaN. */
+ * entry is masked give zero weights and zero outputs, never NaN; the padding count reaches
+ * the combined mask through its context. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -23,7 +24,7 @@ START_TEST(the_causal_mask_forbids_exactly_the_entries_above_the_diagonal)
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < cols; j++)
                 AT(m, i, j) = (float)(1 + i * cols + j);
-        mask_causal(m);
+        mask_causal(m, NULL);
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < cols; j++) {
                 if (j > i)
@@ -44,7 +45,7 @@ START_TEST(masked_weights_are_exactly_zero_and_rows_still_sum_to_one)
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
            output = matrix_new(T, dk), v = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
-    attention_head(x, w, true, mask_causal, weights, output);
+    attention_head(x, w, true, mask_causal, NULL, weights, output);
     for (int i = 0; i < T; i++) {
         double sum = 0.0;
         for (int j = 0; j < T; j++) {
@@ -80,8 +81,8 @@ START_TEST(a_masked_row_is_the_softmax_of_its_allowed_scores)
            plain = matrix_new(T, T), output = matrix_new(T, dk), q = matrix_new(T, dk),
            k = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
-    attention_head(x, w, true, mask_causal, weights, output);
-    attention_head(x, w, true, NULL, plain, output);
+    attention_head(x, w, true, mask_causal, NULL, weights, output);
+    attention_head(x, w, true, NULL, NULL, plain, output);
     matrix_multiply(x, w.query, q);
     matrix_multiply(x, w.key, k);
     for (int i = 0; i < T; i++) {
@@ -123,7 +124,7 @@ START_TEST(with_the_mask_nothing_before_the_change_moves)
     HeadWeights w;
     float delta[32], change[16];
     leak_setup(&x, &w, delta);
-    mask_leak(x, w, mask_causal, 10, delta, change);
+    mask_leak(x, w, mask_causal, NULL, 10, delta, change);
     for (int i = 0; i < 10; i++)
         ck_assert(change[i] == 0.0f);
     for (int i = 10; i < 16; i++)
@@ -139,7 +140,7 @@ START_TEST(without_the_mask_every_position_moves)
     HeadWeights w;
     float delta[32], change[16];
     leak_setup(&x, &w, delta);
-    mask_leak(x, w, NULL, 10, delta, change);
+    mask_leak(x, w, NULL, NULL, 10, delta, change);
     for (int i = 0; i < 16; i++)
         ck_assert(change[i] > 1e-4f);
     matrix_free(&x);
@@ -161,9 +162,9 @@ START_TEST(the_leak_is_the_largest_change_of_each_output_row)
         AT(moved, 10, c) += delta[c];
     for (int masked = 0; masked < 2; masked++) {
         ScoreMask mask = masked ? mask_causal : NULL;
-        mask_leak(x, w, mask, 10, delta, change);
-        attention_head(x, w, true, mask, weights, before);
-        attention_head(moved, w, true, mask, weights, after);
+        mask_leak(x, w, mask, NULL, 10, delta, change);
+        attention_head(x, w, true, mask, NULL, weights, before);
+        attention_head(moved, w, true, mask, NULL, weights, after);
         for (int i = 0; i < 16; i++) {
             float largest = 0.0f;
             for (int c = 0; c < 8; c++)
@@ -200,7 +201,7 @@ START_TEST(zeroing_the_weights_after_the_softmax_still_leaks)
     Matrix *inputs[2] = { &x, &moved }, *outputs[2] = { &before, &after };
     for (int run = 0; run < 2; run++) {
         mask_head_zeroed_after(*inputs[run], w, *outputs[run]);
-        attention_head(*inputs[run], w, true, NULL, weights, reference);
+        attention_head(*inputs[run], w, true, NULL, NULL, weights, reference);
         for (int i = 0; i < 16; i++)
             for (int j = i + 1; j < 16; j++)
                 AT(weights, i, j) = 0.0f;
@@ -257,8 +258,9 @@ START_TEST(the_padding_mask_forbids_exactly_the_first_keys)
 }
 END_TEST
 
-static void causal_after_two_padded(Matrix scores)
+static void causal_after_two_padded(Matrix scores, const void *context)
 {
+    (void)context;
     for (int i = 0; i < scores.rows; i++)
         for (int j = 0; j < scores.cols; j++)
             if (j > i || j < 2)
@@ -276,7 +278,7 @@ START_TEST(a_row_with_everything_masked_gives_zeros_not_nan)
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), weights = matrix_new(T, T),
            output = matrix_new(T, dk);
     HeadWeights w = head_weights_new(d, dk, &rng);
-    attention_head(x, w, true, causal_after_two_padded, weights, output);
+    attention_head(x, w, true, causal_after_two_padded, NULL, weights, output);
     for (int i = 0; i < T; i++) {
         double sum = 0.0;
         for (int j = 0; j < T; j++) {
@@ -304,7 +306,7 @@ START_TEST(the_module_masks_combine_into_all_masked_rows)
 {
     Matrix s = matrix_new(4, 4);
     matrix_fill(s, 3.0f);
-    mask_causal(s);
+    mask_causal(s, NULL);
     mask_padding(s, 2);
     softmax_rows(s);
     const float expected[4][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 1, 0 },
@@ -316,6 +318,45 @@ START_TEST(the_module_masks_combine_into_all_masked_rows)
 }
 END_TEST
 
+/* The context reaches the mask: one function, mask_causal_padded, handed two counts through
+ * attention_head, masks two different sets of rows; on a matrix it is mask_causal then
+ * mask_padding with the count the context points at. */
+START_TEST(the_padding_count_reaches_the_mask_through_its_context)
+{
+    const int T = 6, d = 5, dk = 3;
+    Rng rng;
+    rng_seed(&rng, 26, 1);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), output = matrix_new(T, dk);
+    HeadWeights w = head_weights_new(d, dk, &rng);
+    const int counts[2] = { 1, 3 };
+    Matrix weights[2] = { matrix_new(T, T), matrix_new(T, T) };
+    for (int c = 0; c < 2; c++) {
+        attention_head(x, w, true, mask_causal_padded, &counts[c], weights[c], output);
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j < T; j++)
+                if (i < counts[c] || j < counts[c] || j > i)
+                    ck_assert(AT(weights[c], i, j) == 0.0f);
+        ck_assert(AT(weights[c], counts[c], counts[c]) == 1.0f);
+    }
+    ck_assert(AT(weights[0], 2, 1) > 0.0f && AT(weights[1], 2, 1) == 0.0f);
+    for (int padded = 0; padded <= T; padded++) {
+        Matrix a = matrix_new(T, T), b = matrix_new(T, T);
+        for (int e = 0; e < T * T; e++)
+            a.data[e] = b.data[e] = (float)e;
+        mask_causal_padded(a, &padded);
+        mask_causal(b, NULL);
+        mask_padding(b, padded);
+        ck_assert(memcmp(a.data, b.data, sizeof(float) * (size_t)(T * T)) == 0);
+        matrix_free(&a);
+        matrix_free(&b);
+    }
+    Matrix *all[] = { &x, &output, &weights[0], &weights[1] };
+    for (int m = 0; m < 4; m++)
+        matrix_free(all[m]);
+    head_weights_free(&w);
+}
+END_TEST
+
 START_TEST(leak_refuses_a_position_past_the_sequence)
 {
     Rng rng;
@@ -323,7 +364,7 @@ START_TEST(leak_refuses_a_position_past_the_sequence)
     Matrix x = matrix_new(4, 6);
     HeadWeights w = head_weights_new(6, 3, &rng);
     float delta[6] = { 0 }, change[4];
-    mask_leak(x, w, mask_causal, 4, delta, change);     /* positions are 0 to 3 */
+    mask_leak(x, w, mask_causal, NULL, 4, delta, change);   /* positions are 0 to 3 */
     head_weights_free(&w);
     matrix_free(&x);
 }
@@ -365,6 +406,7 @@ Suite *mask_suite(void)
     tcase_add_test(core, the_padding_mask_forbids_exactly_the_first_keys);
     tcase_add_test(core, a_row_with_everything_masked_gives_zeros_not_nan);
     tcase_add_test(core, the_module_masks_combine_into_all_masked_rows);
+    tcase_add_test(core, the_padding_count_reaches_the_mask_through_its_context);
     suite_add_tcase(suite, core);
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);

@@ -1,7 +1,8 @@
 /* Tests of the multihead module (chapter 5): the head width, the reshape's offsets, split and
  * merge, one head with W_O = I against the single head of chapter 2, every head against the
- * single head on its slice, and the causal mask in every head; the sum form of W_O; the
- * reader of the toy input and the three hand-built heads, each against its closed form. */
+ * single head on its slice, and the causal mask in every head, which also receives the mask's
+ * context; the sum form of W_O; the reader of the toy input and the three hand-built heads,
+ * each against its closed form. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -96,9 +97,9 @@ static void check_one_head(bool scale, ScoreMask mask)
         AT(m.w_out, i, i) = 1.0f;
     Matrix weights = matrix_new(T, T), output = matrix_new(T, D);
     Matrix single = matrix_new(T, T), single_output = matrix_new(T, D);
-    multihead_forward(&m, x, scale, mask, weights, output);
+    multihead_forward(&m, x, scale, mask, NULL, weights, output);
     const HeadWeights w = { m.w_query, m.w_key, m.w_value };
-    attention_head(x, w, scale, mask, single, single_output);
+    attention_head(x, w, scale, mask, NULL, single, single_output);
     for (int e = 0; e < T * T; e++)
         ck_assert(weights.data[e] == single.data[e]);
     for (int e = 0; e < T * D; e++)
@@ -124,14 +125,14 @@ START_TEST(each_head_is_attention_head_on_its_slice)
     Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
     MultiHead m = multihead_new(D, H, &rng);
     Matrix weights = matrix_new(H * T, T), output = matrix_new(T, D);
-    multihead_forward(&m, x, true, mask_causal, weights, output);
+    multihead_forward(&m, x, true, mask_causal, NULL, weights, output);
     Matrix concat = matrix_new(T, D), pattern = matrix_new(T, T), out = matrix_new(T, DH);
     HeadWeights w = { matrix_new(D, DH), matrix_new(D, DH), matrix_new(D, DH) };
     for (int h = 0; h < H; h++) {
         multihead_split(m.w_query, h, DH, w.query);
         multihead_split(m.w_key, h, DH, w.key);
         multihead_split(m.w_value, h, DH, w.value);
-        attention_head(x, w, true, mask_causal, pattern, out);
+        attention_head(x, w, true, mask_causal, NULL, pattern, out);
         for (int i = 0; i < T; i++)
             for (int j = 0; j < T; j++)
                 ck_assert_float_eq_tol(AT(weights, h * T + i, j), AT(pattern, i, j), 1e-6f);
@@ -162,7 +163,7 @@ START_TEST(every_head_is_causal)
     Matrix x = matrix_new_normal(T, D, &rng, 1.0f);
     MultiHead m = multihead_new(D, H, &rng);
     Matrix weights = matrix_new(H * T, T), output = matrix_new(T, D);
-    multihead_forward(&m, x, true, mask_causal, weights, output);
+    multihead_forward(&m, x, true, mask_causal, NULL, weights, output);
     for (int h = 0; h < H; h++)
         for (int i = 0; i < T; i++) {
             double sum = 0.0;
@@ -180,6 +181,35 @@ START_TEST(every_head_is_causal)
 }
 END_TEST
 
+/* The mask's context reaches every head: one mask, two padding counts, two patterns. */
+START_TEST(every_head_receives_the_masks_context)
+{
+    enum { T = 7, D = 12, H = 3 };
+    Rng rng;
+    rng_seed(&rng, 25, 0);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f), output = matrix_new(T, D);
+    MultiHead m = multihead_new(D, H, &rng);
+    Matrix weights = matrix_new(H * T, T);
+    const int counts[2] = { 1, 3 };
+    for (int c = 0; c < 2; c++) {
+        multihead_forward(&m, x, true, mask_causal_padded, &counts[c], weights, output);
+        for (int h = 0; h < H; h++) {
+            const Matrix pattern = multihead_pattern(weights, h);
+            for (int i = 0; i < T; i++)
+                for (int j = 0; j < T; j++)
+                    if (i < counts[c] || j < counts[c] || j > i)
+                        ck_assert(AT(pattern, i, j) == 0.0f);
+            ck_assert(AT(pattern, counts[c], counts[c]) == 1.0f);
+            ck_assert((AT(pattern, 2, 1) > 0.0f) == (c == 0));
+        }
+    }
+    multihead_free(&m);
+    matrix_free(&x);
+    matrix_free(&weights);
+    matrix_free(&output);
+}
+END_TEST
+
 /* Changing token k's embedding must leave rows 0..k-1 of every head and of the output alone. */
 START_TEST(no_head_leaks_the_future)
 {
@@ -190,10 +220,10 @@ START_TEST(no_head_leaks_the_future)
     MultiHead m = multihead_new(D, H, &rng);
     Matrix w1 = matrix_new(H * T, T), o1 = matrix_new(T, D);
     Matrix w2 = matrix_new(H * T, T), o2 = matrix_new(T, D);
-    multihead_forward(&m, x, true, mask_causal, w1, o1);
+    multihead_forward(&m, x, true, mask_causal, NULL, w1, o1);
     for (int c = 0; c < D; c++)
         AT(x, K, c) += 3.0f;
-    multihead_forward(&m, x, true, mask_causal, w2, o2);
+    multihead_forward(&m, x, true, mask_causal, NULL, w2, o2);
     bool later_changed = false;
     for (int t = 0; t < T; t++)
         for (int c = 0; c < D; c++) {
@@ -291,7 +321,7 @@ static Matrix handbuilt_pattern(HeadJob job, uint64_t seed)
     HeadWeights w = handbuilt_head(job, 32, seed);
     Matrix pattern = matrix_new(TOY_LENGTH, TOY_LENGTH), x = toy_embeddings(32, seed),
            output = matrix_new(TOY_LENGTH, HANDBUILT_FEATURES);
-    attention_head(x, w, true, mask_causal, pattern, output);
+    attention_head(x, w, true, mask_causal, NULL, pattern, output);
     head_weights_free(&w);
     matrix_free(&x);
     matrix_free(&output);
@@ -383,6 +413,7 @@ Suite *multihead_suite(void)
     tcase_add_test(forward, one_head_is_attention_head);
     tcase_add_test(forward, each_head_is_attention_head_on_its_slice);
     tcase_add_test(forward, every_head_is_causal);
+    tcase_add_test(forward, every_head_receives_the_masks_context);
     tcase_add_test(forward, no_head_leaks_the_future);
     tcase_add_test(forward, toy_layer_depends_only_on_the_seed);
     tcase_add_test(forward, the_sum_form_is_the_concatenated_form);
