@@ -1,10 +1,10 @@
-/* Tests of the training kit (chapter 9): the softmax's backward step against the full
- * Jacobian, the double-precision softmax and products against obvious versions, the largest
- * difference and its refusal of unequal shapes, the double multi-head layer against chapter 5's
- * float one, its backward pass against central differences on odd shapes with every option
- * (mask, bias by distance, a turn), the causal layer sending no gradient from a loss on early
- * outputs to later inputs, the initialiser, Adam against its formula, and the gradient check
- * finding a wrong gradient. */
+/* Tests of the training kit (chapter 9): the double-precision softmax and products against
+ * obvious versions (the softmax's backward step is chapter 4's: check_scaling.c tests it),
+ * the largest difference and its refusal of unequal shapes, the double multi-head layer
+ * against chapter 5's float one, its backward pass against central differences on odd shapes
+ * with every option (mask, bias by distance, a turn), the causal layer sending no gradient
+ * from a loss on early outputs to later inputs, the initialiser, Adam against its formula,
+ * and the gradient check finding a wrong gradient. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -13,75 +13,8 @@
 #include "kit.h"
 #include "mask.h"
 #include "multihead.h"
-#include "scaling.h"
 #include "softmax.h"
 #include "refusal.h"
-
-START_TEST(softmax_backward_matches_the_full_jacobian)
-{
-    Rng rng;
-    rng_seed(&rng, 21, 1);
-    for (int n = 1; n <= 9; n++)
-        for (int trial = 0; trial < 4; trial++) {
-            double a[9], d_a[9], d_s[9];
-            for (int j = 0; j < n; j++) {
-                /* trials 2 and 3 mask every other score, as a causal mask would */
-                a[j] = trial >= 2 && j % 2 == 1 ? -INFINITY : 3.0 * rng_normal(&rng);
-                d_a[j] = rng_normal(&rng);
-            }
-            softmax64_row(a, n);
-            softmax_backward(a, d_a, d_s, n);
-            for (int j = 0; j < n; j++) {
-                double expected = 0.0, size = fabs(d_a[j]);
-                for (int i = 0; i < n; i++) {
-                    const double jacobian = a[i] * ((i == j ? 1.0 : 0.0) - a[j]);
-                    expected += jacobian * d_a[i];
-                    size += a[i] * fabs(d_a[i]);
-                }
-                size *= a[j];   /* the scale of the terms either way of computing it */
-                ck_assert_double_le(fabs(d_s[j] - expected), 1e-14 * size + 1e-300);
-                if (a[j] == 0.0)
-                    ck_assert(d_s[j] == 0.0);
-            }
-        }
-}
-END_TEST
-
-START_TEST(softmax_backward_ignores_a_constant_added_to_the_gradient)
-{
-    double a[5] = { 0.5, -1.0, 2.0, 0.0, 1.0 }, d_a[5] = { 1, -2, 3, 0.5, -1 }, shifted[5];
-    double d_s[5], d_s_shifted[5], total = 0.0;
-    softmax64_row(a, 5);
-    for (int j = 0; j < 5; j++)
-        shifted[j] = d_a[j] + 7.0;
-    softmax_backward(a, d_a, d_s, 5);
-    softmax_backward(a, shifted, d_s_shifted, 5);
-    for (int j = 0; j < 5; j++) {
-        ck_assert_double_eq_tol(d_s[j], d_s_shifted[j], 1e-14);
-        total += d_s[j];
-    }
-    ck_assert_double_eq_tol(total, 0.0, 1e-14);  /* the weights always sum to one */
-}
-END_TEST
-
-START_TEST(softmax_backward_agrees_with_chapter_four)
-{
-    /* the same formula as scaling_softmax_backward, in double: equal to float rounding */
-    float row[7] = { 0.3f, -1.2f, 2.0f, 0.0f, -INFINITY, 1.1f, -0.4f };
-    float grad[7] = { 1.0f, -0.5f, 0.25f, 2.0f, 3.0f, -1.5f, 0.75f }, grad_s_float[7];
-    softmax_row(row, 7);
-    scaling_softmax_backward(row, grad, 7, grad_s_float);
-    double a[7], d_a[7], d_s[7];
-    for (int j = 0; j < 7; j++) {
-        a[j] = row[j];
-        d_a[j] = grad[j];
-    }
-    softmax_backward(a, d_a, d_s, 7);
-    for (int j = 0; j < 7; j++)
-        ck_assert_double_eq_tol(d_s[j], grad_s_float[j], 1e-6);
-    ck_assert(d_s[4] == 0.0);
-}
-END_TEST
 
 START_TEST(double_softmax_matches_chapter_one)
 {
@@ -637,19 +570,10 @@ START_TEST(multihead64_refuses_heads_that_split_the_width_unevenly)
 }
 END_TEST
 
-START_TEST(softmax_backward_refuses_missing_vectors)
-{
-    softmax_backward(NULL, NULL, NULL, 3);
-}
-END_TEST
-
 Suite *kit_suite(void)
 {
     Suite *suite = suite_create("kit");
-    TCase *softmax = tcase_create("the softmax backward");
-    tcase_add_test(softmax, softmax_backward_matches_the_full_jacobian);
-    tcase_add_test(softmax, softmax_backward_ignores_a_constant_added_to_the_gradient);
-    tcase_add_test(softmax, softmax_backward_agrees_with_chapter_four);
+    TCase *softmax = tcase_create("the double softmax");
     tcase_add_test(softmax, double_softmax_matches_chapter_one);
     suite_add_tcase(suite, softmax);
     TCase *matrices = tcase_create("double-precision matrices");
@@ -674,7 +598,6 @@ Suite *kit_suite(void)
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, product64_refuses_shapes_that_do_not_chain, SIGABRT);
     tcase_add_test_raise_signal(refused, multihead64_refuses_heads_that_split_the_width_unevenly, SIGABRT);
-    tcase_add_test_raise_signal(refused, softmax_backward_refuses_missing_vectors, SIGABRT);
     tcase_add_test_raise_signal(refused, largest_difference_refuses_unequal_shapes, SIGABRT);
     tcase_add_test_raise_signal(refused, a_bias_without_the_mask_is_refused, SIGABRT);
     suite_add_tcase(suite, refused);

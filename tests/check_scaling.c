@@ -1,7 +1,8 @@
 /* Tests of the scaling module (chapter 4): the variance estimator and the sampled variance of
- * q.k against closed forms, the softmax backward pass against finite differences and the mean
- * of its squared norm against the Jacobian's Frobenius norm, and the saturation statistics at
- * their limits, on shared rows, and as d grows. */
+ * q.k against closed forms; the book's one softmax backward step (chapter 9's training uses it
+ * too) against finite differences and the full Jacobian, with masked weights, shifted
+ * gradients, and the mean of its squared norm against the Jacobian's Frobenius norm; and the
+ * saturation statistics at their limits, on shared rows, and as d grows. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include "rng.h"
 #include "scaling.h"
-#include "softmax.h"
 #include "refusal.h"
 
 START_TEST(sample_variance_matches_closed_forms)
@@ -86,35 +86,32 @@ static void softmax_double(const double *s, double *p, int n)
         p[j] /= total;
 }
 
-/* L(s) = sum_j g_j softmax(s)_j, differentiated by central differences in double. */
+/* L(s) = sum_j g_j softmax(s)_j, differentiated by central differences. */
 START_TEST(backward_matches_finite_differences)
 {
     Rng rng;
     rng_seed(&rng, 13, 0);
     for (int n = 1; n <= 9; n++) {
-        double s[9], p[9], g[9];
-        float weights[9], upstream[9], gradient[9];
+        double s[9], p[9], g[9], d_s[9];
         for (int j = 0; j < n; j++) {
             s[j] = 2.0 * rng_normal(&rng);
             g[j] = rng_normal(&rng);
-            weights[j] = (float)s[j];
-            upstream[j] = (float)g[j];
         }
-        softmax_row(weights, n);
-        scaling_softmax_backward(weights, upstream, n, gradient);
+        softmax_double(s, p, n);
+        softmax_backward(p, g, d_s, n);
         for (int k = 0; k < n; k++) {
             const double h = 1e-4, saved = s[k];
             double plus = 0.0, minus = 0.0;
             s[k] = saved + h;
             softmax_double(s, p, n);
             for (int j = 0; j < n; j++)
-                plus += (double)upstream[j] * p[j];
+                plus += g[j] * p[j];
             s[k] = saved - h;
             softmax_double(s, p, n);
             for (int j = 0; j < n; j++)
-                minus += (double)upstream[j] * p[j];
+                minus += g[j] * p[j];
             s[k] = saved;
-            ck_assert_double_le(fabs(gradient[k] - (plus - minus) / (2 * h)), 1e-5);
+            ck_assert_double_le(fabs(d_s[k] - (plus - minus) / (2 * h)), 1e-7);
         }
     }
 }
@@ -122,23 +119,102 @@ END_TEST
 
 START_TEST(a_one_hot_row_passes_back_exactly_zero)
 {
-    const float p[4] = { 0.0f, 0.0f, 1.0f, 0.0f }, g[4] = { 0.3f, -1.7f, 2.5f, 0.9f };
-    float gradient[4] = { 9, 9, 9, 9 };
-    scaling_softmax_backward(p, g, 4, gradient);
+    const double p[4] = { 0.0, 0.0, 1.0, 0.0 }, g[4] = { 0.3, -1.7, 2.5, 0.9 };
+    double d_s[4] = { 9, 9, 9, 9 };
+    softmax_backward(p, g, d_s, 4);
     for (int j = 0; j < 4; j++)
-        ck_assert(gradient[j] == 0.0f);
+        ck_assert(d_s[j] == 0.0);
 }
 END_TEST
 
 START_TEST(a_uniform_row_passes_back_the_centred_gradient)
 {
-    const float g[5] = { 1.0f, -2.0f, 0.5f, 3.0f, -0.25f };
-    const float p[5] = { 0.2f, 0.2f, 0.2f, 0.2f, 0.2f };
-    float gradient[5];
-    scaling_softmax_backward(p, g, 5, gradient);
+    const double g[5] = { 1.0, -2.0, 0.5, 3.0, -0.25 };
+    const double p[5] = { 0.2, 0.2, 0.2, 0.2, 0.2 };
+    double d_s[5];
+    softmax_backward(p, g, d_s, 5);
     const double mean = (1.0 - 2.0 + 0.5 + 3.0 - 0.25) / 5.0;
     for (int j = 0; j < 5; j++)
-        ck_assert_double_eq_tol(gradient[j], (g[j] - mean) / 5.0, 1e-7);
+        ck_assert_double_eq_tol(d_s[j], (g[j] - mean) / 5.0, 1e-15);
+}
+END_TEST
+
+/* The O(n) formula against the product by the n x n Jacobian diag(a) - a a^T, on rows of
+ * every length from 1 to 9, half of them with every other score masked. */
+START_TEST(backward_matches_the_full_jacobian)
+{
+    Rng rng;
+    rng_seed(&rng, 21, 1);
+    for (int n = 1; n <= 9; n++)
+        for (int trial = 0; trial < 4; trial++) {
+            double s[9], a[9], d_a[9], d_s[9];
+            for (int j = 0; j < n; j++) {
+                /* trials 2 and 3 mask every other score, as a causal mask would */
+                s[j] = trial >= 2 && j % 2 == 1 ? -INFINITY : 3.0 * rng_normal(&rng);
+                d_a[j] = rng_normal(&rng);
+            }
+            softmax_double(s, a, n);
+            softmax_backward(a, d_a, d_s, n);
+            for (int j = 0; j < n; j++) {
+                double expected = 0.0, size = fabs(d_a[j]);
+                for (int i = 0; i < n; i++) {
+                    const double jacobian = a[i] * ((i == j ? 1.0 : 0.0) - a[j]);
+                    expected += jacobian * d_a[i];
+                    size += a[i] * fabs(d_a[i]);
+                }
+                size *= a[j];   /* the scale of the terms either way of computing it */
+                ck_assert_double_le(fabs(d_s[j] - expected), 1e-14 * size + 1e-300);
+                if (a[j] == 0.0)
+                    ck_assert(d_s[j] == 0.0);
+            }
+        }
+}
+END_TEST
+
+/* The weights sum to one, so a constant added to every d_a changes nothing, and the
+ * gradient of the scores sums to zero. */
+START_TEST(backward_ignores_a_constant_added_to_the_gradient)
+{
+    const double s[5] = { 0.5, -1.0, 2.0, 0.0, 1.0 }, d_a[5] = { 1, -2, 3, 0.5, -1 };
+    double a[5], shifted[5], d_s[5], d_s_shifted[5], total = 0.0;
+    softmax_double(s, a, 5);
+    for (int j = 0; j < 5; j++)
+        shifted[j] = d_a[j] + 7.0;
+    softmax_backward(a, d_a, d_s, 5);
+    softmax_backward(a, shifted, d_s_shifted, 5);
+    for (int j = 0; j < 5; j++) {
+        ck_assert_double_eq_tol(d_s[j], d_s_shifted[j], 1e-14);
+        total += d_s[j];
+    }
+    ck_assert_double_eq_tol(total, 0.0, 1e-14);
+}
+END_TEST
+
+/* A masked score (weight exactly 0) gets exactly 0, and the keys that remain get exactly
+ * what the row without the masked keys gives them: no gradient flows into the future, and
+ * the future changes nothing. */
+START_TEST(masked_weights_leave_the_other_gradients_as_they_were)
+{
+    Rng rng;
+    rng_seed(&rng, 18, 0);
+    double s[8], a[8], d_a[8], d_s[8], s_kept[8], a_kept[8], d_a_kept[8], d_s_kept[8];
+    int kept = 0;
+    for (int j = 0; j < 8; j++) {
+        const int masked = j % 3 == 2;
+        s[j] = masked ? -INFINITY : 2.0 * rng_normal(&rng);
+        d_a[j] = rng_normal(&rng);
+        if (!masked)
+            s_kept[kept] = s[j], d_a_kept[kept++] = d_a[j];
+    }
+    softmax_double(s, a, 8);
+    softmax_double(s_kept, a_kept, kept);
+    softmax_backward(a, d_a, d_s, 8);
+    softmax_backward(a_kept, d_a_kept, d_s_kept, kept);
+    for (int j = 0, k = 0; j < 8; j++)
+        if (j % 3 == 2)
+            ck_assert(a[j] == 0.0 && d_s[j] == 0.0);
+        else
+            ck_assert(d_s[j] == d_s_kept[k++]);
 }
 END_TEST
 
@@ -151,23 +227,23 @@ START_TEST(mean_squared_gradient_is_the_jacobians_frobenius_norm)
     Rng rng;
     rng_seed(&rng, 16, 0);
     for (int trial = 0; trial < 3; trial++) {
-        float p[N], g[N], gradient[N];
+        double s[N], p[N], g[N], d_s[N];
         for (int j = 0; j < N; j++)
-            p[j] = trial == 0 ? 0.0f : (float)(trial * rng_normal(&rng));
-        softmax_row(p, N);
+            s[j] = trial == 0 ? 0.0 : trial * rng_normal(&rng);
+        softmax_double(s, p, N);
         double p2 = 0.0, p3 = 0.0;
         for (int j = 0; j < N; j++)
-            p2 += (double)p[j] * p[j], p3 += (double)p[j] * p[j] * p[j];
+            p2 += p[j] * p[j], p3 += p[j] * p[j] * p[j];
         const double frobenius = p2 - 2.0 * p3 + p2 * p2;
         if (trial == 0)
-            ck_assert_double_eq_tol(frobenius, (N - 1.0) / (N * N), 1e-7);
+            ck_assert_double_eq_tol(frobenius, (N - 1.0) / (N * N), 1e-14);
         double mean = 0.0;
         for (int draw = 0; draw < DRAWS; draw++) {
             for (int j = 0; j < N; j++)
-                g[j] = (float)rng_normal(&rng);
-            scaling_softmax_backward(p, g, N, gradient);
+                g[j] = rng_normal(&rng);
+            softmax_backward(p, g, d_s, N);
             for (int j = 0; j < N; j++)
-                mean += (double)gradient[j] * gradient[j] / DRAWS;
+                mean += d_s[j] * d_s[j] / DRAWS;
         }
         /* |Jg|^2 has relative spread at most sqrt(2), so the mean is within 5 per cent */
         ck_assert_double_le(fabs(mean / frobenius - 1.0), 0.05);
@@ -239,9 +315,15 @@ END_TEST
 
 START_TEST(softmax_backward_refuses_a_negative_length)
 {
-    const float p[1] = { 1.0f }, grad_p[1] = { 1.0f };
-    float grad_s[1];
-    scaling_softmax_backward(p, grad_p, -1, grad_s);
+    const double a[1] = { 1.0 }, d_a[1] = { 1.0 };
+    double d_s[1];
+    softmax_backward(a, d_a, d_s, -1);
+}
+END_TEST
+
+START_TEST(softmax_backward_refuses_missing_vectors)
+{
+    softmax_backward(NULL, NULL, NULL, 3);
 }
 END_TEST
 
@@ -258,6 +340,9 @@ Suite *scaling_suite(void)
     tcase_add_test(backward, backward_matches_finite_differences);
     tcase_add_test(backward, a_one_hot_row_passes_back_exactly_zero);
     tcase_add_test(backward, a_uniform_row_passes_back_the_centred_gradient);
+    tcase_add_test(backward, backward_matches_the_full_jacobian);
+    tcase_add_test(backward, backward_ignores_a_constant_added_to_the_gradient);
+    tcase_add_test(backward, masked_weights_leave_the_other_gradients_as_they_were);
     tcase_add_test(backward, mean_squared_gradient_is_the_jacobians_frobenius_norm);
     suite_add_tcase(suite, backward);
     TCase *saturation = tcase_create("saturation");
@@ -268,6 +353,7 @@ Suite *scaling_suite(void)
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, softmax_backward_refuses_a_negative_length, SIGABRT);
+    tcase_add_test_raise_signal(refused, softmax_backward_refuses_missing_vectors, SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
