@@ -74,15 +74,16 @@ START_TEST(products_match_a_triple_loop)
 }
 END_TEST
 
-/* Widths around every block of vectors (4 vectors of 2, 4 or 8 doubles) and their tails: all
- * three products, every entry, against triple loops summed in double. */
+/* Widths around every tile (2 vectors of 2, 4 or 8 doubles), one vector and their tails, and
+ * heights around every tile (6 or 8 rows, then 2 and 1): all three products, every entry,
+ * against triple loops summed in double. */
 START_TEST(products_match_triple_loops_across_vector_blocks)
 {
-    const int widths[] = { 1, 7, 8, 9, 31, 32, 33, 67 };
+    const int widths[] = { 1, 7, 8, 9, 31, 32, 33, 67 }, heights[] = { 1, 2, 3, 6, 7, 8, 9, 17 };
     Rng rng;
     rng_seed(&rng, 23, 2);
-    for (int w = 0; w < 8; w++) {
-        const int m = 3, k = 5, n = widths[w];
+    for (int w = 0; w < 64; w++) {
+        const int m = heights[w / 8], k = 5, n = widths[w % 8];
         Matrix64 a = matrix64_new(m, k), b = matrix64_new(k, n), c = matrix64_new(m, n),
                  at_b = matrix64_new(k, n), a_bt = matrix64_new(m, k);
         Matrix64 all[] = { a, b, at_b, a_bt };
@@ -187,6 +188,65 @@ START_TEST(double_layer_matches_chapter_five)
             multihead64_free(&exact);
             multihead_free(&layer);
         }
+}
+END_TEST
+
+/* A batch of three sequences, one under the other, through the layer with a bias by distance:
+ * each sequence's output, pattern and input gradient are exactly what it gets alone, and the
+ * weights' and the bias's gradients are the sums of the three. */
+START_TEST(a_batch_is_its_sequences_alone)
+{
+    enum { T = 7, D = 8, H = 2, B = 3 };
+    Rng rng;
+    rng_seed(&rng, 31, 1);
+    MultiHead64 m = multihead64_new(D, H), batch_grad = multihead64_new(D, H),
+                one_grad = multihead64_new(D, H);
+    Matrix64 *w[] = { &m.w_query, &m.w_key, &m.w_value, &m.w_out };
+    for (int a = 0; a < 4; a++)
+        for (int e = 0; e < D * D; e++)
+            w[a]->data[e] = 0.5 * rng_normal(&rng);
+    Matrix64 bias = matrix64_new(H, T), x = matrix64_new(B * T, D), g = matrix64_new(B * T, D);
+    for (int e = 0; e < H * T; e++)
+        bias.data[e] = rng_normal(&rng);
+    for (int e = 0; e < B * T * D; e++) {
+        x.data[e] = rng_normal(&rng);
+        g.data[e] = rng_normal(&rng);
+    }
+    const LayerOptions o = { true, true, bias, { NULL, NULL } };
+    MultiHead64Trace all = multihead64_trace_new(&m, T, B);
+    Matrix64 y = matrix64_new(B * T, D), d_x = matrix64_new(B * T, D),
+             d_bias = matrix64_new(H, T), d_bias_one = matrix64_new(H, T);
+    multihead64_forward(&m, o, x, &all, y);
+    multihead64_backward(&m, o, x, &all, g, &batch_grad, d_bias, d_x);
+    for (int b = 0; b < B; b++) {
+        const Matrix64 xb = { T, D, &x.data[b * T * D] }, gb = { T, D, &g.data[b * T * D] };
+        MultiHead64Trace one = multihead64_trace_new(&m, T, 1);
+        Matrix64 yb = matrix64_new(T, D), d_xb = matrix64_new(T, D);
+        multihead64_forward(&m, o, xb, &one, yb);
+        multihead64_backward(&m, o, xb, &one, gb, &one_grad, d_bias_one, d_xb);
+        for (int e = 0; e < T * D; e++) {
+            ck_assert(yb.data[e] == y.data[b * T * D + e]);
+            ck_assert(d_xb.data[e] == d_x.data[b * T * D + e]);
+        }
+        for (int e = 0; e < H * T * T; e++)
+            ck_assert(one.weights.data[e] == all.weights.data[b * H * T * T + e]);
+        multihead64_trace_free(&one);
+        matrix64_free(&yb);
+        matrix64_free(&d_xb);
+    }
+    const Matrix64 summed[] = { one_grad.w_query, one_grad.w_key, one_grad.w_value,
+                                one_grad.w_out, d_bias_one },
+                   batched[] = { batch_grad.w_query, batch_grad.w_key, batch_grad.w_value,
+                                 batch_grad.w_out, d_bias };
+    for (int a = 0; a < 5; a++)
+        ck_assert_double_le(matrix64_largest_difference(summed[a], batched[a]), 1e-12);
+    Matrix64 *mine[] = { &bias, &x, &g, &y, &d_x, &d_bias, &d_bias_one };
+    for (int a = 0; a < 7; a++)
+        matrix64_free(mine[a]);
+    multihead64_trace_free(&all);
+    multihead64_free(&m);
+    multihead64_free(&batch_grad);
+    multihead64_free(&one_grad);
 }
 END_TEST
 
@@ -584,6 +644,7 @@ Suite *kit_suite(void)
     suite_add_tcase(suite, matrices);
     TCase *layer = tcase_create("the multi-head layer");
     tcase_add_test(layer, double_layer_matches_chapter_five);
+    tcase_add_test(layer, a_batch_is_its_sequences_alone);
     tcase_add_test(layer, layer_gradient_matches_central_differences);
     tcase_add_test(layer, causal_layer_sends_no_gradient_to_later_inputs);
     tcase_add_test(layer, a_turn_that_does_nothing_leaves_the_layer_as_it_was);
