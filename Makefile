@@ -330,6 +330,15 @@ $(BUILD)/tests/%.o: tests/%.c $(FLAGS_STAMP)
 
 -include $(wildcard $(BUILD)/tests/*.d)
 
+# One suite is compiled for other vectors than the library: on x86-64 for plain SSE2, whatever
+# CFLAGS asks for.  It shows that the cost module's header describes one layout for every
+# includer (tests/check_otherflags.c).
+OTHER_VECTORS := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),-march=x86-64 -mtune=generic)
+$(BUILD)/tests/check_otherflags.o: tests/check_otherflags.c $(FLAGS_STAMP)
+	$(say) CC "$< ($(or $(OTHER_VECTORS),the library's flags))"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(OTHER_VECTORS) $$(pkg-config --cflags check) -MMD -MP -c $< -o $@
+
 $(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%.o,$(SUITES)) $(LIBRARY) \
                  $(FLAGS_STAMP)
 	$(say) LINK $@
@@ -491,7 +500,10 @@ workbook-proof: attention.pdf $(EXERCISE_TESTS)
 ISA_TARGETS := $(if $(filter x86_64,$(shell uname -m)),x86-64 x86-64-v3)
 ISA_COSTS   := $(patsubst %,generated/isa/%/bin/cost,$(ISA_TARGETS))
 BENCH_ARGS_cost = $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_COSTS))))
-bench: $(BINARIES) $(ISA_COSTS)
+# Each of those builds plans its own kernel (chapter 7, "A plan for this machine") before the
+# sweep, and keeps the plan beside itself.
+ISA_PLANS   := $(patsubst %,%.plan,$(ISA_COSTS))
+bench: $(BINARIES) $(ISA_COSTS) $(ISA_PLANS)
 	$(Q)mkdir -p generated/data
 	$(Q)ran=""; $(foreach p,$(PROGRAMS),\
 	  if generated/bin/$(p) --help | grep -q -e '^ *--bench '; then echo "  BENCH    $(p)"; \
@@ -500,6 +512,9 @@ bench: $(BINARIES) $(ISA_COSTS)
 
 generated/isa/%/bin/cost: FORCE | tangle
 	$(Q)$(MAKE) --no-print-directory BUILD=generated/isa/$* CFLAGS="-O2 -g -march=$*" $@
+generated/isa/%/bin/cost.plan: generated/isa/%/bin/cost
+	$(say) PLAN $<
+	$(Q)$(RUN_LOCK) $< --plan --out generated/isa/$*
 
 # ---------------------------------------------------------------- portability
 # The library, the programs and the suites built for every target the book supports, each in

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cost.h"
 #include "lab.h"
 #include "rng.h"
@@ -154,59 +155,66 @@ END_TEST
 /* Two blocks of scores through the online update must give the softmax of both together.  Block
  * one has 41 keys, an odd count, and its last key holds query 3's largest score, so that a
  * maximum that missed the odd key out would show; block two has 64.  Query 5 sees nothing in
- * block one, query 9 nothing in either. */
+ * block one, query 9 nothing in either.  The rows are STRIDE floats apart, more than the QUERIES
+ * queries, which are not a whole number of vectors; the floats between stay untouched. */
+enum { QUERIES = 61, STRIDE = 67 };
 static void fill_two_blocks(float *first, float *second)
 {
     Rng rng;
     rng_seed(&rng, 60, 1);
-    for (int e = 0; e < 41 * COST_BLOCK; e++)
+    for (int e = 0; e < 41 * STRIDE; e++)
         first[e] = (float)(3.0 * rng_normal(&rng));
-    first[40 * COST_BLOCK + 3] = 30.0f;
-    for (int e = 0; e < 64 * COST_BLOCK; e++)
+    first[40 * STRIDE + 3] = 30.0f;
+    for (int e = 0; e < 64 * STRIDE; e++)
         second[e] = (float)(3.0 * rng_normal(&rng) + 2.0);
     for (int j = 0; j < 41; j++)
-        first[j * COST_BLOCK + 5] = first[j * COST_BLOCK + 9] = -INFINITY;
+        first[j * STRIDE + 5] = first[j * STRIDE + 9] = -INFINITY;
     for (int j = 0; j < 64; j++) {
-        second[j * COST_BLOCK + 9] = -INFINITY;
+        second[j * STRIDE + 9] = -INFINITY;
         if (j % 3 == 0)
-            second[j * COST_BLOCK + 20] = -INFINITY;
+            second[j * STRIDE + 20] = -INFINITY;
     }
 }
 
 static void check_two_blocks(bool fast_exp)
 {
-    static float first[41 * COST_BLOCK], second[64 * COST_BLOCK];
-    static float original_first[41 * COST_BLOCK], original_second[64 * COST_BLOCK];
-    float max[COST_BLOCK], sum[COST_BLOCK], rescale[COST_BLOCK], first_max[COST_BLOCK];
+    static float first[41 * STRIDE], second[64 * STRIDE];
+    static float original_first[41 * STRIDE], original_second[64 * STRIDE];
+    float max[QUERIES], sum[QUERIES], rescale[QUERIES], first_max[QUERIES];
     fill_two_blocks(first, second);
     memcpy(original_first, first, sizeof first);
     memcpy(original_second, second, sizeof second);
-    for (int i = 0; i < COST_BLOCK; i++) {
+    for (int i = 0; i < QUERIES; i++) {
         max[i] = -INFINITY;
         sum[i] = 0.0f;
     }
-    cost_online_softmax(first, 41, max, sum, rescale, fast_exp);
+    cost_online_softmax(first, 41, QUERIES, STRIDE, max, sum, rescale, fast_exp);
     memcpy(first_max, max, sizeof max);
-    cost_online_softmax(second, 64, max, sum, rescale, fast_exp);
-    for (int i = 0; i < COST_BLOCK; i++) {
+    cost_online_softmax(second, 64, QUERIES, STRIDE, max, sum, rescale, fast_exp);
+    for (int j = 0; j < 64; j++)
+        for (int i = QUERIES; i < STRIDE; i++)
+            ck_assert(memcmp(&second[j * STRIDE + i], &original_second[j * STRIDE + i],
+                             sizeof(float)) == 0 && (j >= 41 || memcmp(&first[j * STRIDE + i],
+                             &original_first[j * STRIDE + i], sizeof(float)) == 0));
+    for (int i = 0; i < QUERIES; i++) {
         double first_m = -INFINITY, m, total = 0.0;
         for (int j = 0; j < 41; j++)
-            first_m = fmax(first_m, original_first[j * COST_BLOCK + i]);
+            first_m = fmax(first_m, original_first[j * STRIDE + i]);
         m = first_m;
         for (int j = 0; j < 64; j++)
-            m = fmax(m, original_second[j * COST_BLOCK + i]);
+            m = fmax(m, original_second[j * STRIDE + i]);
         ck_assert(first_max[i] == (float)first_m && max[i] == (float)m);
         for (int j = 0; j < 41; j++) {
             /* the exponent is a float difference, rounded as the kernel rounds it */
-            const double w = first_m == -INFINITY ? 0.0 : exp(original_first[j * COST_BLOCK + i]
+            const double w = first_m == -INFINITY ? 0.0 : exp(original_first[j * STRIDE + i]
                                                               - (float)first_m);
-            ck_assert_double_le(fabs(first[j * COST_BLOCK + i] - w), 1e-6 * w);
-            total += first_m == -INFINITY ? 0.0 : exp(original_first[j * COST_BLOCK + i] - m);
+            ck_assert_double_le(fabs(first[j * STRIDE + i] - w), 1e-6 * w);
+            total += first_m == -INFINITY ? 0.0 : exp(original_first[j * STRIDE + i] - m);
         }
         for (int j = 0; j < 64; j++) {
             const double w = m == -INFINITY ? 0.0
-                                            : exp(original_second[j * COST_BLOCK + i] - (float)m);
-            ck_assert_double_le(fabs(second[j * COST_BLOCK + i] - w), 1e-6 * w);
+                                            : exp(original_second[j * STRIDE + i] - (float)m);
+            ck_assert_double_le(fabs(second[j * STRIDE + i] - w), 1e-6 * w);
             total += w;
         }
         const double alpha = first_m == -INFINITY ? 0.0 : exp(first_m - m);
@@ -371,7 +379,7 @@ END_TEST
  * form (NB + 1) / (2 (N + 3)) of the text when n = N B. */
 START_TEST(the_traffic_model_matches_a_count_and_the_closed_form)
 {
-    const int d = 128, block = COST_BLOCK;
+    const int d = 128, block = cost_kernel_at(cost_kernel_in_use()).block;
     for (int n = 1; n <= 700; n += 37) {
         double flash = 2.0 * n * d, tiled = 2.0 * n * d;
         for (int b = 0; b * block < n; b++)
@@ -487,6 +495,101 @@ START_TEST(the_loop_orders_refuse_shapes_that_do_not_chain)
 }
 END_TEST
 
+/* The variants whose tiles a kernel sets, against the double-precision head. */
+static void check_the_tiled_variants(int n, int d, uint64_t seed)
+{
+    const CostVariant tiled[3] = { COST_TILED, COST_ONLINE, COST_FLASH };
+    Matrix q, k, v;
+    random_matrices(n, d, seed, &q, &k, &v);
+    double *expected = memory_alloc((size_t)n * d, sizeof *expected);
+    reference_head(q, k, v, expected);
+    Matrix out = matrix_new(n, d);
+    for (int t = 0; t < 3; t++) {
+        matrix_fill(out, NAN);
+        cost_attend(tiled[t], q, k, v, out, 2);
+        for (size_t e = 0; e < (size_t)n * d; e++)
+            ck_assert_msg(fabs(out.data[e] - expected[e]) <= 1e-5, "%s, kernel %d: entry %zu",
+                          cost_variant_names[tiled[t]], cost_kernel_in_use(), e);
+    }
+    free(expected);
+    matrix_free(&out);
+    free_matrices(&q, &k, &v);
+}
+
+/* Every kernel compiled in, not only the one in use, against the double-precision head and the
+ * naive head, on sizes around its blocks. */
+START_TEST(every_kernel_matches_the_reference)
+{
+    const int count = cost_kernel_count();
+    ck_assert_int_ge(count, 1);
+    for (int i = 0; i < count; i++) {
+        const CostKernel c = cost_kernel_at(i);
+        ck_assert(c.block >= 1 && c.block <= 128 && c.block % c.score_rows == 0);
+        ck_assert(c.block % (c.score_vectors * COST_LANES) == 0);
+        ck_assert(c.block % (c.output_vectors * COST_LANES) == 0 && 32 % c.output_rows == 0);
+        cost_kernel_use(i);
+        ck_assert_int_eq(cost_kernel_in_use(), i);
+        check_the_tiled_variants(c.block + 5, 32, 70 + (uint64_t)i);
+        check_the_tiled_variants(2 * c.block - 3, 64, 170 + (uint64_t)i);
+    }
+    cost_kernel_use(-1);
+    ck_assert_int_eq(cost_kernel_in_use(), cost_kernel_rule());
+}
+END_TEST
+
+/* The planner times every kernel and names the fastest, leaving the kernel in use as it was. */
+START_TEST(the_planner_names_the_fastest_kernel_it_timed)
+{
+    Matrix q, k, v;
+    random_matrices(100, 32, 80, &q, &k, &v);
+    double ms[128];
+    const int count = cost_kernel_count(), best = cost_plan_measure(q, k, v, 1, 60.0, ms);
+    ck_assert(count <= 128 && best >= 0 && best < count);
+    for (int i = 0; i < count; i++)
+        ck_assert(isfinite(ms[i]) && ms[i] > 0.0 && ms[best] <= ms[i]);
+    ck_assert_int_eq(cost_kernel_in_use(), cost_kernel_rule());
+    free_matrices(&q, &k, &v);
+}
+END_TEST
+
+/* A saved plan loads back whole; a plan whose key differs, or that ends early, is no plan. */
+START_TEST(a_plan_loads_back_only_under_its_own_key)
+{
+    char path[] = "/tmp/check-cost-plan-XXXXXX";
+    const int descriptor = mkstemp(path);
+    ck_assert(descriptor >= 0);
+    close(descriptor);
+    const int count = cost_kernel_count(), chosen = count - 1;
+    double ms[128], loaded[128];
+    for (int i = 0; i < count; i++)
+        ms[i] = 10.0 + i / 8.0;
+    ck_assert(cost_plan_save(path, chosen, ms));
+    int back = -1;
+    ck_assert(cost_plan_load(path, &back, loaded) && back == chosen);
+    for (int i = 0; i < count; i++)
+        ck_assert_double_eq_tol(loaded[i], ms[i], 1e-4);
+    char text[20000];
+    FILE *file = fopen(path, "r");
+    const size_t length = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[length] = '\0';
+    char *cpu = strstr(text, "\ncpu ");
+    ck_assert(cpu != NULL);
+    cpu[5] ^= 1;                                    /* another processor */
+    file = fopen(path, "w");
+    fputs(text, file);
+    fclose(file);
+    ck_assert(!cost_plan_load(path, &back, loaded));
+    cpu[5] ^= 1;
+    file = fopen(path, "w");
+    fwrite(text, 1, length - 8, file);              /* the last time cut short */
+    fclose(file);
+    ck_assert(!cost_plan_load(path, &back, loaded));
+    remove(path);
+    ck_assert(!cost_plan_load(path, &back, loaded));
+}
+END_TEST
+
 Suite *cost_suite(void)
 {
     Suite *suite = suite_create("cost");
@@ -495,6 +598,7 @@ Suite *cost_suite(void)
     tcase_add_test(variants, naive_and_causal_accept_any_width);
     tcase_add_test(variants, flash_gives_the_same_bits_on_any_number_of_threads);
     tcase_add_test(variants, flash_does_not_leak_the_future);
+    tcase_add_test(variants, every_kernel_matches_the_reference);
     suite_add_tcase(suite, variants);
     TCase *parts = tcase_create("parts");
     tcase_add_test(parts, online_softmax_of_two_blocks_is_the_softmax_of_both);
@@ -509,6 +613,8 @@ Suite *cost_suite(void)
     tcase_add_test(parts, the_traffic_model_matches_a_count_and_the_closed_form);
     tcase_add_test(parts, the_loop_orders_compute_the_same_product);
     tcase_add_test(parts, four_sums_group_the_products_in_another_order);
+    tcase_add_test(parts, the_planner_names_the_fastest_kernel_it_timed);
+    tcase_add_test(parts, a_plan_loads_back_only_under_its_own_key);
     suite_add_tcase(suite, parts);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
