@@ -230,6 +230,35 @@ START_TEST(the_split_merge_equals_the_one_thread_read)
 }
 END_TEST
 
+/* The split of the heads gives the split with one part, to the last bit, on any number of
+ * threads, and both equal the one-thread read to rounding. */
+START_TEST(the_split_of_the_heads_equals_one_part_bit_for_bit)
+{
+    const int heads = 8, dh = 16;
+    const int kv_heads[3] = { 8, 2, 1 };
+    for (int a = 0; a < 3; a++)
+        for (int windowed = 0; windowed < 2; windowed++) {
+            KvCache c = decode_cache_new(heads, kv_heads[a], dh, windowed ? 40 : 150,
+                                         windowed);
+            Rng rng;
+            rng_seed(&rng, 13, (uint64_t)(2 * a + windowed));
+            fill_random(&c, windowed ? 97 : 150, &rng);
+            float q[8 * 16], one[8 * 16], part[8 * 16], split[8 * 16];
+            for (int e = 0; e < heads * dh; e++)
+                q[e] = 2.0f * (float)rng_normal(&rng);
+            decode_attend(&c, q, one);
+            decode_attend_split(&c, q, 1, part);
+            for (int threads = 1; threads <= 5; threads++) {
+                decode_attend_heads(&c, q, threads, split);
+                ck_assert(memcmp(split, part, sizeof part) == 0);
+            }
+            for (int e = 0; e < heads * dh; e++)
+                ck_assert_float_eq_tol(part[e], one[e], 2e-6f * (1.0f + fabsf(one[e])));
+            decode_cache_free(&c);
+        }
+}
+END_TEST
+
 START_TEST(a_merged_part_with_no_allowed_key_adds_nothing)
 {
     const float outputs[2 * 3] = { 4.0f, -2.0f, 8.0f, 0.0f, 0.0f, 0.0f };
@@ -383,6 +412,7 @@ Suite *decode_suite(void)
     tcase_add_test(core, cached_decoding_with_rope_equals_the_full_pass_with_rope);
     tcase_add_test(core, grouped_heads_equal_full_heads_with_copied_keys_and_values);
     tcase_add_test(core, the_split_merge_equals_the_one_thread_read);
+    tcase_add_test(core, the_split_of_the_heads_equals_one_part_bit_for_bit);
     tcase_add_test(core, a_merged_part_with_no_allowed_key_adds_nothing);
     tcase_add_test(core, the_cache_holds_the_bytes_that_chapter_8_counts);
     tcase_add_test(core, a_window_holds_its_last_positions);
