@@ -537,6 +537,40 @@ START_TEST(every_kernel_matches_the_reference)
 }
 END_TEST
 
+/* The rule's kernel is the one section "Tiles" names: with 32 registers 8 by 2 for both tiles and
+ * B = 64, with 16 registers 6 by 2 and 4 by 3 and B = 48. */
+START_TEST(the_rule_is_the_kernel_the_text_names)
+{
+    const CostKernel rule = cost_kernel_at(cost_kernel_rule());
+    if (COST_REGISTERS == 32)
+        ck_assert(rule.block == 64 && rule.score_rows == 8 && rule.score_vectors == 2
+                  && rule.output_rows == 8 && rule.output_vectors == 2);
+    else
+        ck_assert(rule.block == 48 && rule.score_rows == 6 && rule.score_vectors == 2
+                  && rule.output_rows == 4 && rule.output_vectors == 3);
+}
+END_TEST
+
+/* Under a fixed kernel, flash gives the same bits run after run: a fixed plan, identical files. */
+START_TEST(a_fixed_kernel_gives_the_same_bits_every_run)
+{
+    const int n = 150, d = 64;
+    Matrix q, k, v;
+    random_matrices(n, d, 81, &q, &k, &v);
+    Matrix first = matrix_new(n, d), again = matrix_new(n, d);
+    for (int i = 0; i < cost_kernel_count(); i++) {
+        cost_kernel_use(i);
+        cost_attend(COST_FLASH, q, k, v, first, 2);
+        cost_attend(COST_FLASH, q, k, v, again, 2);
+        ck_assert(memcmp(first.data, again.data, (size_t)n * d * sizeof(float)) == 0);
+    }
+    cost_kernel_use(-1);
+    matrix_free(&first);
+    matrix_free(&again);
+    free_matrices(&q, &k, &v);
+}
+END_TEST
+
 /* The planner times every kernel and names the fastest, leaving the kernel in use as it was. */
 START_TEST(the_planner_names_the_fastest_kernel_it_timed)
 {
@@ -599,6 +633,8 @@ Suite *cost_suite(void)
     tcase_add_test(variants, flash_gives_the_same_bits_on_any_number_of_threads);
     tcase_add_test(variants, flash_does_not_leak_the_future);
     tcase_add_test(variants, every_kernel_matches_the_reference);
+    tcase_add_test(variants, the_rule_is_the_kernel_the_text_names);
+    tcase_add_test(variants, a_fixed_kernel_gives_the_same_bits_every_run);
     suite_add_tcase(suite, variants);
     TCase *parts = tcase_create("parts");
     tcase_add_test(parts, online_softmax_of_two_blocks_is_the_softmax_of_both);
