@@ -3,6 +3,7 @@
 set terminal cairolatex pdf input colortext size 15cm,7.5cm font ",9"
 set output outfile
 set logscale xy
+set datafile missing '?'
 set format y '$10^{%L}$'
 set xlabel 'context $n$ (tokens)'
 set ylabel 'time per token (ms)'
@@ -10,8 +11,8 @@ set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
 f = data('decoding-per-token')
 stats f using 1:2 name 'FULL' nooutput
 stats f using 1:3 name 'CACHED' nooutput
-set xrange [FULL_min_x / 1.3 : FULL_max_x * 1.3]
-set xtics (64, 256, 1024, 4096, 16384)
+set xrange [CACHED_min_x / 1.3 : CACHED_max_x * 1.3]
+set xtics (64, 256, 1024, 4096, 16384, 65536)
 slope2(x) = FULL_max_y * (x / FULL_max_x)**2
 slope1(x) = CACHED_max_y * (x / CACHED_max_x)
 plot f using 1:2 with linespoints ls 2 title 'recompute', \
