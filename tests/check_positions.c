@@ -5,7 +5,8 @@
  * outputs only without the mask.  The sinusoidal code is its closed form, and an offset is a
  * rotation; ALiBi has the published slopes and is linear in the distance.  The experiment's
  * layer is chapter 9's without RoPE and ALiBi, every encoding passes the gradient check, a
- * model without positions is order-blind and stays under the bag bound, Adam's first step is
+ * batch's loss and gradient are the means of its sequences' taken alone, a model without
+ * positions is order-blind and stays under the bag bound, Adam's first step is
  * the rate times the sign. */
 #include <check.h>
 #include <math.h>
@@ -334,7 +335,7 @@ START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
 {
     const int tokens[7] = { 4, 0, 3, 3, 1, 2, 0 }, length = 7, heads = 3, width = 4;
     PositionModel m = small_model(ENCODING_ALIBI, 5, 40);
-    PositionTrace t = position_trace_new(&m, length);
+    PositionTrace t = position_trace_new(&m, length, 1);
     position_forward(&m, tokens, 1, &t);
     double slopes[3];
     alibi_slopes(heads, slopes);
@@ -380,6 +381,44 @@ START_TEST(every_encoding_passes_the_gradient_check)
 }
 END_TEST
 
+/* A batch is its sequences side by side: its loss and its gradient are the means of those of
+ * its sequences, each taken alone, for every encoding.  Each sequence starts at position 0,
+ * so a batch that ran its positions on from one sequence to the next would fail. */
+START_TEST(a_batch_is_the_mean_of_its_sequences_taken_alone)
+{
+    enum { SEQUENCES = 3, LENGTH = 7, BACK = 2 };
+    int tokens[SEQUENCES * LENGTH];
+    Rng rng;
+    rng_seed(&rng, 45, 1);
+    positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
+    for (int e = 0; e < ENCODINGS; e++) {
+        PositionModel m = small_model((Encoding)e, 5, 46);
+        PositionModel batch = position_model_new((Encoding)e, 5, 12, 3, 5),
+                      alone = position_model_new((Encoding)e, 5, 12, 3, 5);
+        KitParam whole[POSITION_MATRICES], part[POSITION_MATRICES];
+        position_model_params(&batch, whole);
+        position_model_params(&alone, part);
+        const double loss = position_gradient(&m, tokens, SEQUENCES, LENGTH, BACK, &batch);
+        double mean_loss = 0.0;
+        for (int s = 0; s < SEQUENCES; s++) {
+            mean_loss += position_gradient(&m, tokens + s * LENGTH, 1, LENGTH, BACK, &alone)
+                         / SEQUENCES;
+            for (int a = 0; a < POSITION_MATRICES; a++)
+                for (int i = 0; i < whole[a].rows * whole[a].cols; i++)
+                    whole[a].data[i] -= part[a].data[i] / SEQUENCES;
+        }
+        ck_assert_double_eq_tol(loss, mean_loss, 1e-12);
+        for (int a = 0; a < POSITION_MATRICES; a++)
+            for (int i = 0; i < whole[a].rows * whole[a].cols; i++)
+                ck_assert_msg(fabs(whole[a].data[i]) < 1e-12, "%s: %s[%d] off by %g",
+                              encoding_names[e], whole[a].name, i, whole[a].data[i]);
+        position_model_free(&batch);
+        position_model_free(&alone);
+        position_model_free(&m);
+    }
+}
+END_TEST
+
 /* The check can fail: a model whose backward pass is told another encoding than its forward
  * pass used (RoPE's gradient without RoPE's turn undone) is caught. */
 START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
@@ -389,7 +428,7 @@ START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
     rng_seed(&rng, 43, 1);
     positions_draw(&rng, tokens, 2 * 6, 5);
     PositionModel m = small_model(ENCODING_ROPE, 5, 44);
-    PositionTrace t = position_trace_new(&m, 6);
+    PositionTrace t = position_trace_new(&m, 6, 1);
     PositionModel right = position_model_new(ENCODING_ROPE, 5, 12, 3, 5),
                   wrong = position_model_new(ENCODING_ROPE, 5, 12, 3, 5);
     position_gradient(&m, tokens, 2, 6, 1, &right);
@@ -412,7 +451,7 @@ START_TEST(without_an_encoding_the_answer_ignores_the_order_before_it)
 {
     const int tokens[8] = { 1, 4, 4, 0, 2, 3, 1, 2 }, shuffled[8] = { 4, 2, 1, 3, 0, 4, 1, 2 };
     PositionModel m = small_model(ENCODING_NONE, 5, 45);
-    PositionTrace a = position_trace_new(&m, 8), b = position_trace_new(&m, 8);
+    PositionTrace a = position_trace_new(&m, 8, 1), b = position_trace_new(&m, 8, 1);
     position_forward(&m, tokens, 1, &a);
     position_forward(&m, shuffled, 1, &b);
     /* positions 6 and 7 see the same bag before them and the same own token */
@@ -510,7 +549,7 @@ START_TEST(the_forward_pass_refuses_a_token_outside_the_vocabulary)
 {
     const int tokens[4] = { 0, 1, 5, 3 };
     PositionModel m = small_model(ENCODING_NONE, 5, 49);
-    PositionTrace t = position_trace_new(&m, 4);
+    PositionTrace t = position_trace_new(&m, 4, 1);
     position_forward(&m, tokens, 1, &t);
     position_trace_free(&t);
     position_model_free(&m);
@@ -540,6 +579,7 @@ Suite *positions_suite(void)
     tcase_add_test(model, alibis_layer_biases_the_scores_by_the_slopes);
     tcase_add_test(model, every_encoding_passes_the_gradient_check);
     tcase_add_test(model, the_gradient_check_catches_a_wrong_backward_pass);
+    tcase_add_test(model, a_batch_is_the_mean_of_its_sequences_taken_alone);
     tcase_add_test(model, without_an_encoding_the_answer_ignores_the_order_before_it);
     tcase_add_test(model, a_model_without_positions_stays_under_the_bag_bound);
     tcase_add_test(model, adams_first_step_moves_each_parameter_by_the_rate);
