@@ -1,7 +1,7 @@
 /* Tests of the induction module (chapter 12): the layer with a zero bias against the layer without
  * and against the closed form of a bias alone, the whole model's gradient against central
  * differences, the batch's gradient against the sum of single sequences on any number of
- * threads, Adam's first step, the loss falling over a few steps, the data, and the hand-built
+ * threads, shards used again against fresh ones, Adam's first step, the loss falling over a few steps, the data, and the hand-built
  * induction circuit, which copies, scores as it should, and stops copying when its
  * previous-token head is ablated. */
 #include <check.h>
@@ -144,6 +144,41 @@ START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
     free(batch);
     InductionModel *all[] = { &m, &one, &sum, &grad, &again };
     for (int k = 0; k < 5; k++)
+        induction_free(all[k]);
+}
+END_TEST
+
+/* Shards made once and used for step after step give each step's gradient and loss, to the
+ * last bit, as shards made for that step alone, and each step's phases fit in its shards'
+ * time: nothing of a step, not even a clock, is left for the next. */
+START_TEST(shards_used_again_give_the_gradient_of_fresh_ones)
+{
+    const InductionShape s = { 6, 8, 8, 2 };
+    const int n = 11;
+    InductionModel m = random_model(s, 9), fresh = induction_new(s),
+                   reused = induction_new(s);
+    InductionShards shards = induction_shards_new(s, n);
+    KitParam f[INDUCTION_MATRICES], r[INDUCTION_MATRICES];
+    induction_params(&fresh, f);
+    induction_params(&reused, r);
+    for (int step = 0; step < 3; step++) {
+        int *batch = draw_batch(s, n, 2, 20 + step, NULL);
+        InductionTimes once = { { 0.0 }, 0.0, 0.0 }, again = { { 0.0 }, 0.0, 0.0 };
+        const double expected = induction_gradient(&m, batch, n, &fresh, &once);
+        const double loss = induction_gradient_in(&shards, &m, batch, &reused, &again);
+        ck_assert_double_eq(loss, expected);
+        for (int p = 0; p < INDUCTION_MATRICES; p++)
+            ck_assert_int_eq(memcmp(f[p].data, r[p].data,
+                                    sizeof(double) * (size_t)(f[p].rows * f[p].cols)), 0);
+        double phases = 0.0;            /* parts of the shards' time, if the clocks restart */
+        for (int f = 0; f < INDUCTION_PHASES; f++)
+            phases += again.phase[f];
+        ck_assert_double_le(phases, again.shards + 1e-9);
+        free(batch);
+    }
+    induction_shards_free(&shards);
+    InductionModel *all[] = { &m, &fresh, &reused };
+    for (int k = 0; k < 3; k++)
         induction_free(all[k]);
 }
 END_TEST
@@ -343,6 +378,7 @@ Suite *induction_suite(void)
     tcase_set_timeout(gradient, 60);
     tcase_add_test(gradient, gradient_matches_central_differences);
     tcase_add_test(gradient, batch_gradient_is_the_mean_of_single_gradients_on_any_threads);
+    tcase_add_test(gradient, shards_used_again_give_the_gradient_of_fresh_ones);
     tcase_add_test(gradient, adam_first_step_moves_every_weight_by_the_rate);
     tcase_add_test(gradient, loss_falls_over_a_few_steps);
     suite_add_tcase(suite, gradient);
