@@ -107,8 +107,8 @@ END_TEST
 
 START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
 {
-    const int d = 40, heads = 5, T = 3 * DECODE_TILE + 7;
-    const int windows[] = { 1, 5, DECODE_TILE, DECODE_TILE + 3, T };
+    const int d = 40, heads = 5, T = 3 * decode_tile_slots() + 7;
+    const int windows[] = { 1, 5, decode_tile_slots(), decode_tile_slots() + 3, T };
     Rng rng;
     rng_seed(&rng, 77, 1);
     MultiHead m = multihead_new(d, heads, &rng);
@@ -134,7 +134,7 @@ END_TEST
 /* Keys stored rotated: with RoPE, with and without a window, in both layouts. */
 START_TEST(cached_decoding_with_rope_equals_the_full_pass_with_rope)
 {
-    const int d = 48, heads = 3, T = 2 * DECODE_TILE + 9;
+    const int d = 48, heads = 3, T = 2 * decode_tile_slots() + 9;
     const RopeLayout layouts[2] = { ROPE_INTERLEAVED, ROPE_HALF_SPLIT };
     Rng rng;
     rng_seed(&rng, 55, 1);
@@ -279,7 +279,7 @@ START_TEST(the_cache_holds_the_bytes_that_chapter_8_counts)
     const int shapes[][3] = { { 12, 4, 64 }, { 8, 1, 128 }, { 32, 8, 16 } };
     for (int s = 0; s < 3; s++) {
         const int heads = shapes[s][0], kv = shapes[s][1], dh = shapes[s][2];
-        const int positions = 3 * DECODE_TILE;
+        const int positions = 3 * decode_tile_slots();
         const ModelShape shape = { .name = "test", .layers = 1, .d_model = heads * dh,
                                    .heads = heads, .d_head = dh, .kv_heads = kv,
                                    .d_ff = 4 * heads * dh, .vocab = 10, .context = 100 };

@@ -2,12 +2,15 @@
  * x86-64, for plain SSE2 whatever the library's flags): the headers of the cost module must
  * describe one layout for both.  The online softmax gets buffers of exactly the size this file
  * computes from its own numbers, so that a library that assumed its own block would write past
- * them (the sanitizer run sees that); every kernel of the library runs through cost_attend. */
+ * them (the sanitizer run sees that); every kernel of the library runs through cost_attend.
+ * The decode module's cache is laid out by the library alone: its size follows from the tile
+ * the library reports, and a step over several tiles is the softmax computed here. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cost.h"
+#include "decode.h"
 #include "rng.h"
 
 START_TEST(the_online_softmax_keeps_to_the_callers_layout)
@@ -75,12 +78,63 @@ START_TEST(every_kernel_of_the_library_serves_this_caller)
 }
 END_TEST
 
+/* A cache of several tiles and a short last one, read by the library for this caller. */
+START_TEST(the_cache_is_laid_out_by_the_library)
+{
+    enum { HEADS = 2, WIDTH = 16 };
+    const int tile = decode_tile_slots(), positions = 3 * tile + 5;
+    const int tiles = (positions + tile - 1) / tile;
+    KvCache c = decode_cache_new(HEADS, HEADS, WIDTH, positions, false);
+    ck_assert_uint_eq(decode_cache_bytes(&c),
+                      (size_t)2 * HEADS * WIDTH * tiles * tile * sizeof(float));
+    float *keys = malloc((size_t)positions * HEADS * WIDTH * sizeof *keys);
+    float *values = malloc((size_t)positions * HEADS * WIDTH * sizeof *values);
+    float query[HEADS * WIDTH], out[HEADS * WIDTH];
+    ck_assert(keys != NULL && values != NULL);
+    Rng rng;
+    rng_seed(&rng, 92, 1);
+    for (int e = 0; e < positions * HEADS * WIDTH; e++) {
+        keys[e] = (float)rng_normal(&rng);
+        values[e] = (float)rng_normal(&rng);
+    }
+    for (int e = 0; e < HEADS * WIDTH; e++)
+        query[e] = (float)rng_normal(&rng);
+    for (int p = 0; p < positions; p++)
+        decode_cache_append(&c, keys + (size_t)p * HEADS * WIDTH,
+                            values + (size_t)p * HEADS * WIDTH);
+    decode_attend(&c, query, out);
+    for (int h = 0; h < HEADS; h++) {
+        double score[4 * 64 + 5], top = -INFINITY, total = 0.0;
+        ck_assert_int_le(positions, 4 * 64 + 5);
+        for (int p = 0; p < positions; p++) {
+            score[p] = 0.0;
+            for (int k = 0; k < WIDTH; k++)
+                score[p] += (double)query[h * WIDTH + k] * keys[(p * HEADS + h) * WIDTH + k];
+            score[p] /= sqrt((double)WIDTH);
+            top = fmax(top, score[p]);
+        }
+        for (int p = 0; p < positions; p++)
+            total += exp(score[p] - top);
+        for (int k = 0; k < WIDTH; k++) {
+            double mixed = 0.0;
+            for (int p = 0; p < positions; p++)
+                mixed += exp(score[p] - top) / total * values[(p * HEADS + h) * WIDTH + k];
+            ck_assert_double_le(fabs(out[h * WIDTH + k] - mixed), 1e-5);
+        }
+    }
+    decode_cache_free(&c);
+    free(keys);
+    free(values);
+}
+END_TEST
+
 Suite *otherflags_suite(void)
 {
     Suite *suite = suite_create("otherflags");
     TCase *layout = tcase_create("layout");
     tcase_add_test(layout, the_online_softmax_keeps_to_the_callers_layout);
     tcase_add_test(layout, every_kernel_of_the_library_serves_this_caller);
+    tcase_add_test(layout, the_cache_is_laid_out_by_the_library);
     suite_add_tcase(suite, layout);
     return suite;
 }
