@@ -2,7 +2,8 @@
  * a square and lets one query see every key; decoding with the cache equals the full causal
  * pass bit for bit (chapter 5's multihead_forward), and a sliding window equals the band mask;
  * grouped key/value heads equal copied ones; the split-KV merge equals the one-thread read;
- * the cache's bytes are chapter 8's count; the sampler's properties. */
+ * the cache's bytes are chapter 8's count; the distance of the prefetches is Little's law and
+ * changes no value; the sampler's properties. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -291,6 +292,53 @@ START_TEST(the_cache_holds_the_bytes_that_chapter_8_counts)
 }
 END_TEST
 
+/* Little's law in closed form: 100 ns at 10 GB/s is 1000 bytes on their way, four rows of
+ * 64 floats rounded up and one tile; a short latency still asks one of each. */
+START_TEST(the_distance_ahead_is_latency_times_bandwidth)
+{
+    const DecodeAhead a = decode_ahead_for(100.0, 10.0, 64);
+    ck_assert_int_eq(a.value_rows, 4);
+    ck_assert_int_eq(a.key_tiles, 1);
+    const int tile_bytes = 64 * 4 * decode_tile_slots();
+    const DecodeAhead far = decode_ahead_for(3.0 * tile_bytes / 10.0 + 1.0, 10.0, 64);
+    ck_assert_int_eq(far.key_tiles, 4);
+    ck_assert_int_eq(far.value_rows, 3 * decode_tile_slots() + 1);
+    const DecodeAhead near = decode_ahead_for(1.0, 1.0, 64);
+    ck_assert(near.value_rows == 1 && near.key_tiles == 1);
+    ck_assert_double_gt(decode_latency_ns(1 << 16, 100), 0.0);
+}
+END_TEST
+
+/* A prefetch changes no value: any distance ahead, none included, gives the same bits. */
+START_TEST(asking_ahead_changes_no_value)
+{
+    const int heads = 4, kv = 2, dh = 16, positions = 5 * decode_tile_slots() + 3;
+    KvCache c = decode_cache_new(heads, kv, dh, positions, false);
+    Rng rng;
+    rng_seed(&rng, 77, 1);
+    float key[2 * 16], value[2 * 16], query[4 * 16], first[4 * 16], other[4 * 16];
+    for (int p = 0; p < positions; p++) {
+        for (int e = 0; e < kv * dh; e++) {
+            key[e] = (float)rng_normal(&rng);
+            value[e] = (float)rng_normal(&rng);
+        }
+        decode_cache_append(&c, key, value);
+    }
+    for (int e = 0; e < heads * dh; e++)
+        query[e] = (float)rng_normal(&rng);
+    decode_attend_split(&c, query, 1, first);
+    const DecodeAhead distances[] = { { 0, 0 }, { 0, 5 }, { 3, 0 }, { 7, 100 } };
+    for (int a = 0; a < 4; a++) {
+        c.ahead = distances[a];
+        decode_attend_split(&c, query, 1, other);
+        ck_assert(memcmp(first, other, sizeof first) == 0);
+        decode_attend_heads(&c, query, 2, other);
+        ck_assert(memcmp(first, other, sizeof first) == 0);
+    }
+    decode_cache_free(&c);
+}
+END_TEST
+
 START_TEST(a_window_holds_its_last_positions)
 {
     KvCache c = decode_cache_new(2, 2, 4, 5, true);
@@ -416,6 +464,8 @@ Suite *decode_suite(void)
     tcase_add_test(core, a_merged_part_with_no_allowed_key_adds_nothing);
     tcase_add_test(core, the_cache_holds_the_bytes_that_chapter_8_counts);
     tcase_add_test(core, a_window_holds_its_last_positions);
+    tcase_add_test(core, the_distance_ahead_is_latency_times_bandwidth);
+    tcase_add_test(core, asking_ahead_changes_no_value);
     tcase_add_test(core, greedy_and_a_cold_temperature_pick_the_arg_max);
     tcase_add_test(core, a_token_of_probability_zero_is_never_drawn);
     tcase_add_test(core, the_frequencies_of_many_draws_match_the_softmax);
