@@ -3,7 +3,8 @@
  * pass bit for bit (chapter 5's multihead_forward), and a sliding window equals the band mask;
  * grouped key/value heads equal copied ones; the split-KV merge equals the one-thread read;
  * the cache's bytes are chapter 8's count; the distance of the prefetches is Little's law and
- * changes no value; the sampler's properties. */
+ * changes no value; permuted weights in one RoPE layout are the model in the other; the
+ * sampler's properties. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -292,6 +293,37 @@ START_TEST(the_cache_holds_the_bytes_that_chapter_8_counts)
 }
 END_TEST
 
+/* The two layouts of RoPE are one model: permuting the output columns of W_Q and W_K in each
+ * head, from the half-split order to the interleaved one, as Hugging Face's conversion of
+ * Llama does the other way, gives the same layer in the other layout. */
+START_TEST(permuted_weights_in_one_rope_layout_are_the_model_in_the_other)
+{
+    const int d = 24, heads = 3, dh = d / heads, T = 11;
+    MultiHead split = multihead_toy(d, heads, 81), mixed = multihead_toy(d, heads, 81);
+    for (int r = 0; r < d; r++)
+        for (int h = 0; h < heads; h++)
+            for (int c = 0; c < dh; c++) {
+                const int place = c < dh / 2 ? 2 * c : 2 * (c - dh / 2) + 1;
+                AT(mixed.w_query, r, h * dh + place) = AT(split.w_query, r, h * dh + c);
+                AT(mixed.w_key, r, h * dh + place) = AT(split.w_key, r, h * dh + c);
+            }
+    Rng rng;
+    rng_seed(&rng, 82, 1);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), a = matrix_new(T, d), b = matrix_new(T, d);
+    const DecodeRope half = { ROPE_HALF_SPLIT, 10000.0 }, pairs = { ROPE_INTERLEAVED, 10000.0 };
+    decode_full_forward(&split, &half, x, 0, a);
+    decode_full_forward(&mixed, &pairs, x, 0, b);
+    ck_assert_double_le(matrix_largest_difference(a, b), 1e-5);
+    decode_full_forward(&split, &pairs, x, 0, b);        /* unpermuted: another model */
+    ck_assert_double_gt(matrix_largest_difference(a, b), 1e-3);
+    Matrix *all[] = { &x, &a, &b };
+    for (int k = 0; k < 3; k++)
+        matrix_free(all[k]);
+    multihead_free(&split);
+    multihead_free(&mixed);
+}
+END_TEST
+
 /* Little's law in closed form: 100 ns at 10 GB/s is 1000 bytes on their way, four rows of
  * 64 floats rounded up and one tile; a short latency still asks one of each. */
 START_TEST(the_distance_ahead_is_latency_times_bandwidth)
@@ -465,6 +497,7 @@ Suite *decode_suite(void)
     tcase_add_test(core, the_cache_holds_the_bytes_that_chapter_8_counts);
     tcase_add_test(core, a_window_holds_its_last_positions);
     tcase_add_test(core, the_distance_ahead_is_latency_times_bandwidth);
+    tcase_add_test(core, permuted_weights_in_one_rope_layout_are_the_model_in_the_other);
     tcase_add_test(core, asking_ahead_changes_no_value);
     tcase_add_test(core, greedy_and_a_cold_temperature_pick_the_arg_max);
     tcase_add_test(core, a_token_of_probability_zero_is_never_drawn);

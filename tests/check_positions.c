@@ -5,7 +5,8 @@
  * outputs only without the mask.  The sinusoidal code is its closed form, and an offset is a
  * rotation; ALiBi has the published slopes and is linear in the distance.  The experiment's
  * layer is chapter 9's without RoPE and ALiBi, every encoding passes the gradient check, a
- * batch's loss and gradient are the means of its sequences' taken alone, a model without
+ * batch's loss and gradient are the means of its sequences' taken alone, every encoding starts
+ * from the same weights, a model without
  * positions is order-blind and stays under the bag bound, Adam's first step is
  * the rate times the sign. */
 #include <check.h>
@@ -419,6 +420,31 @@ START_TEST(a_batch_is_the_mean_of_its_sequences_taken_alone)
 }
 END_TEST
 
+/* The five models of the experiment start from the same embeddings and weights: only the
+ * learned one has a table, and it is drawn from a stream of its own. */
+START_TEST(every_encoding_starts_from_the_same_weights)
+{
+    PositionModel none = small_model(ENCODING_NONE, 5, 47);
+    KitParam first[POSITION_MATRICES];
+    position_model_params(&none, first);
+    for (int e = 1; e < ENCODINGS; e++) {
+        PositionModel m = small_model((Encoding)e, 5, 47);
+        KitParam list[POSITION_MATRICES];
+        position_model_params(&m, list);
+        for (int a = 0; a < POSITION_MATRICES; a++) {
+            if (list[a].data == m.table.data)
+                continue;                   /* the table, which only the learned model has */
+            ck_assert_int_eq(list[a].rows * list[a].cols, first[a].rows * first[a].cols);
+            ck_assert_msg(memcmp(list[a].data, first[a].data, sizeof(double)
+                                 * (size_t)(list[a].rows * list[a].cols)) == 0,
+                          "%s: %s differs", encoding_names[e], list[a].name);
+        }
+        position_model_free(&m);
+    }
+    position_model_free(&none);
+}
+END_TEST
+
 /* The check can fail: a model whose backward pass is told another encoding than its forward
  * pass used (RoPE's gradient without RoPE's turn undone) is caught. */
 START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
@@ -580,6 +606,7 @@ Suite *positions_suite(void)
     tcase_add_test(model, every_encoding_passes_the_gradient_check);
     tcase_add_test(model, the_gradient_check_catches_a_wrong_backward_pass);
     tcase_add_test(model, a_batch_is_the_mean_of_its_sequences_taken_alone);
+    tcase_add_test(model, every_encoding_starts_from_the_same_weights);
     tcase_add_test(model, without_an_encoding_the_answer_ignores_the_order_before_it);
     tcase_add_test(model, a_model_without_positions_stays_under_the_bag_bound);
     tcase_add_test(model, adams_first_step_moves_each_parameter_by_the_rate);
