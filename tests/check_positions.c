@@ -4,11 +4,13 @@
  * matrix from 0; undoing a turn gives the input back.  Shuffling the input shuffles the
  * outputs only without the mask.  The sinusoidal code is its closed form, and an offset is a
  * rotation; ALiBi has the published slopes and is linear in the distance.  The experiment's
- * layer is chapter 9's without RoPE and ALiBi, every encoding passes the gradient check, a
- * batch's loss and gradient are the means of its sequences' taken alone, every encoding starts
- * from the same weights, a model without
- * positions is order-blind and stays under the bag bound, Adam's first step is
- * the rate times the sign. */
+ * layer is chapter 9's without RoPE and ALiBi, every encoding and every shape (two layers, a
+ * BOS, one wide head) passes the gradient check, a batch's loss and gradient are the means of
+ * its sequences' taken alone, every encoding starts from the same weights, a model without
+ * positions is order-blind and stays under the bag bound, one layer sees proportions and a BOS
+ * gives it the count, a stretched turn is the turn of the stretched position, uniform heads
+ * weigh each offset by the closed form, the accuracy by position is the obvious count, and
+ * Adam's first step is the rate times the sign. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -182,6 +184,36 @@ START_TEST(rope_from_a_first_position_equals_the_rows_of_a_longer_matrix)
 }
 END_TEST
 
+/* Position interpolation: with stretch s, row t turns by the angles of position s t.  With
+ * s = 1/4, row 4k is turned as row k is without a stretch, and row 2's first pair, whose
+ * frequency is 1, turns by half a radian. */
+START_TEST(a_stretched_turn_is_the_turn_of_the_stretched_position)
+{
+    enum { ROWS = 13, WIDTH8 = 8 };
+    Rng rng;
+    rng_seed(&rng, 36, 1);
+    Matrix64 x = matrix64_new(ROWS, WIDTH8), row = matrix64_new(1, WIDTH8);
+    for (int e = 0; e < ROWS * WIDTH8; e++)
+        x.data[e] = rng_normal(&rng);
+    Matrix64 y = matrix64_new(ROWS, WIDTH8);
+    memcpy(y.data, x.data, sizeof(double) * ROWS * WIDTH8);
+    const RopeTurn quarter = { ROPE_INTERLEAVED, 10000.0, 0, 0.25 };
+    rope_turn(y, WIDTH8, false, &quarter);
+    for (int k = 0; 4 * k < ROWS; k++) {
+        memcpy(row.data, &AT(x, 4 * k, 0), sizeof(double) * WIDTH8);
+        rope_rotate64(row, k, WIDTH8, ROPE_INTERLEAVED, 10000.0, false);
+        for (int c = 0; c < WIDTH8; c++)
+            ck_assert_double_eq_tol(AT(y, 4 * k, c), row.data[c], 1e-15);
+    }
+    const double c = cos(0.5), s = sin(0.5);
+    ck_assert_double_eq_tol(AT(y, 2, 0), c * AT(x, 2, 0) - s * AT(x, 2, 1), 1e-15);
+    ck_assert_double_eq_tol(AT(y, 2, 1), s * AT(x, 2, 0) + c * AT(x, 2, 1), 1e-15);
+    matrix64_free(&x);
+    matrix64_free(&y);
+    matrix64_free(&row);
+}
+END_TEST
+
 START_TEST(rope_refuses_an_odd_head_width)
 {
     Matrix x = matrix_new(2, 6);
@@ -314,20 +346,30 @@ START_TEST(the_bag_bound_counts_the_most_frequent_earlier_token)
 {
     /* t = 1: bag {2}: 1/1; t = 2: {2, 2}: 2/2; t = 3: {2, 2, 0}: 2/3; t = 4: +1: 2/4 */
     const int tokens[5] = { 2, 2, 0, 1, 3 };
-    ck_assert_double_eq_tol(positions_bag_accuracy(tokens, 1, 5, 1, 4),
+    ck_assert_double_eq_tol(positions_bag_accuracy(tokens, 1, 5, 1, 4, NULL),
                             (1.0 + 1.0 + 2.0 / 3 + 0.5) / 4, 1e-15);
-    ck_assert_double_eq_tol(positions_bag_accuracy(tokens, 1, 5, 2, 4),
+    ck_assert_double_eq_tol(positions_bag_accuracy(tokens, 1, 5, 2, 4, NULL),
                             (1.0 + 2.0 / 3 + 0.5) / 3, 1e-15);
 }
 END_TEST
 
-static PositionModel small_model(Encoding e, int positions, uint64_t seed)
+static PositionShape small_shape(Encoding e, int positions)
+{
+    return (PositionShape){ e, 5, 12, 3, positions, 1, false };
+}
+
+static PositionModel model_of_shape(PositionShape shape, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed, 1);
-    PositionModel m = position_model_new(e, 5, 12, 3, positions);
+    PositionModel m = position_model_new(shape);
     position_model_init(&m, &rng);
     return m;
+}
+
+static PositionModel small_model(Encoding e, int positions, uint64_t seed)
+{
+    return model_of_shape(small_shape(e, positions), seed);
 }
 
 /* ALiBi's layer against its definition: each head's scaled scores, biased by alibi_bias with
@@ -346,7 +388,7 @@ START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
             for (int j = 0; j < length; j++) {
                 double dot = 0.0;
                 for (int c = h * width; c < (h + 1) * width; c++)
-                    dot += AT(t.layer.q, i, c) * AT(t.layer.k, j, c);
+                    dot += AT(t.work.trace[0].q, i, c) * AT(t.work.trace[0].k, j, c);
                 AT(scores, i, j) = dot / sqrt((double)width);
             }
         alibi_bias(scores, 0, slopes[h]);
@@ -355,7 +397,7 @@ START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
                 AT(scores, i, j) = -INFINITY;
             softmax64_row(&AT(scores, i, 0), length);
             for (int j = 0; j < length; j++)
-                ck_assert_double_eq_tol(AT(t.layer.weights, h * length + i, j),
+                ck_assert_double_eq_tol(AT(t.work.trace[0].weights, h * length + i, j),
                                         AT(scores, i, j), 1e-15);
         }
     }
@@ -394,22 +436,21 @@ START_TEST(a_batch_is_the_mean_of_its_sequences_taken_alone)
     positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
     for (int e = 0; e < ENCODINGS; e++) {
         PositionModel m = small_model((Encoding)e, 5, 46);
-        PositionModel batch = position_model_new((Encoding)e, 5, 12, 3, 5),
-                      alone = position_model_new((Encoding)e, 5, 12, 3, 5);
-        KitParam whole[POSITION_MATRICES], part[POSITION_MATRICES];
-        position_model_params(&batch, whole);
+        PositionModel batch = position_model_like(&m), alone = position_model_like(&m);
+        KitParam whole[POSITION_MATRICES_MAX], part[POSITION_MATRICES_MAX];
+        const int count = position_model_params(&batch, whole);
         position_model_params(&alone, part);
         const double loss = position_gradient(&m, tokens, SEQUENCES, LENGTH, BACK, &batch);
         double mean_loss = 0.0;
         for (int s = 0; s < SEQUENCES; s++) {
             mean_loss += position_gradient(&m, tokens + s * LENGTH, 1, LENGTH, BACK, &alone)
                          / SEQUENCES;
-            for (int a = 0; a < POSITION_MATRICES; a++)
+            for (int a = 0; a < count; a++)
                 for (int i = 0; i < whole[a].rows * whole[a].cols; i++)
                     whole[a].data[i] -= part[a].data[i] / SEQUENCES;
         }
         ck_assert_double_eq_tol(loss, mean_loss, 1e-12);
-        for (int a = 0; a < POSITION_MATRICES; a++)
+        for (int a = 0; a < count; a++)
             for (int i = 0; i < whole[a].rows * whole[a].cols; i++)
                 ck_assert_msg(fabs(whole[a].data[i]) < 1e-12, "%s: %s[%d] off by %g",
                               encoding_names[e], whole[a].name, i, whole[a].data[i]);
@@ -425,13 +466,13 @@ END_TEST
 START_TEST(every_encoding_starts_from_the_same_weights)
 {
     PositionModel none = small_model(ENCODING_NONE, 5, 47);
-    KitParam first[POSITION_MATRICES];
-    position_model_params(&none, first);
+    KitParam first[POSITION_MATRICES_MAX];
+    const int count = position_model_params(&none, first);
     for (int e = 1; e < ENCODINGS; e++) {
         PositionModel m = small_model((Encoding)e, 5, 47);
-        KitParam list[POSITION_MATRICES];
-        position_model_params(&m, list);
-        for (int a = 0; a < POSITION_MATRICES; a++) {
+        KitParam list[POSITION_MATRICES_MAX];
+        ck_assert_int_eq(position_model_params(&m, list), count);
+        for (int a = 0; a < count; a++) {
             if (list[a].data == m.table.data)
                 continue;                   /* the table, which only the learned model has */
             ck_assert_int_eq(list[a].rows * list[a].cols, first[a].rows * first[a].cols);
@@ -455,15 +496,14 @@ START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
     positions_draw(&rng, tokens, 2 * 6, 5);
     PositionModel m = small_model(ENCODING_ROPE, 5, 44);
     PositionTrace t = position_trace_new(&m, 6, 1);
-    PositionModel right = position_model_new(ENCODING_ROPE, 5, 12, 3, 5),
-                  wrong = position_model_new(ENCODING_ROPE, 5, 12, 3, 5);
+    PositionModel right = position_model_like(&m), wrong = position_model_like(&m);
     position_gradient(&m, tokens, 2, 6, 1, &right);
-    m.encoding = ENCODING_NONE;     /* the backward pass now skips the undoing turn */
+    m.shape.encoding = ENCODING_NONE;   /* the backward pass now skips the undoing turn */
     position_forward(&m, tokens, 1, &t);
-    m.encoding = ENCODING_ROPE;
+    m.shape.encoding = ENCODING_ROPE;
     position_backward(&m, tokens, 1, &t, 1.0, &wrong);
-    ck_assert_double_gt(relative_difference(right.layer.w_query.data,
-                                            wrong.layer.w_query.data, 144), 1e-3);
+    ck_assert_double_gt(relative_difference(right.stack.layer[0].w_query.data,
+                                            wrong.stack.layer[0].w_query.data, 144), 1e-3);
     position_trace_free(&t);
     position_model_free(&right);
     position_model_free(&wrong);
@@ -484,13 +524,130 @@ START_TEST(without_an_encoding_the_answer_ignores_the_order_before_it)
     for (int t = 6; t < 8; t++)
         ck_assert_double_le(relative_difference(&AT(a.p, t, 0), &AT(b.p, t, 0), 5), 1e-13);
     ck_assert_double_gt(relative_difference(&AT(a.p, 5, 0), &AT(b.p, 5, 0), 5), 1e-6);
-    m.encoding = ENCODING_ROPE;     /* with positions, the order matters */
+    m.shape.encoding = ENCODING_ROPE;   /* with positions, the order matters */
     position_forward(&m, tokens, 1, &a);
     position_forward(&m, shuffled, 1, &b);
     ck_assert_double_gt(relative_difference(&AT(a.p, 7, 0), &AT(b.p, 7, 0), 5), 1e-6);
     position_trace_free(&a);
     position_trace_free(&b);
     position_model_free(&m);
+}
+END_TEST
+
+/* A softmax average sees proportions, not counts: without positions, the last output after
+ * {a, b} equals that after {a, b, a, b}.  A BOS gives one layer the count: after it, the two
+ * differ.  Either way the order before a position is not seen: shuffling it changes nothing. */
+START_TEST(one_layer_sees_proportions_and_a_bos_gives_it_the_count)
+{
+    const int pair[2] = { 3, 1 }, twice[4] = { 3, 1, 3, 1 }, swapped[4] = { 1, 3, 3, 1 };
+    for (int bos = 0; bos <= 1; bos++) {
+        PositionShape shape = small_shape(ENCODING_NONE, 5);
+        shape.bos = bos;
+        PositionModel m = model_of_shape(shape, 50);
+        PositionTrace a = position_trace_new(&m, 2, 1), b = position_trace_new(&m, 4, 1),
+                      c = position_trace_new(&m, 4, 1);
+        position_forward(&m, pair, 1, &a);
+        position_forward(&m, twice, 1, &b);
+        position_forward(&m, swapped, 1, &c);
+        const double *after_pair = &AT(a.p, a.span - 1, 0),
+                     *after_twice = &AT(b.p, b.span - 1, 0);
+        if (bos)
+            ck_assert_double_gt(relative_difference(after_pair, after_twice, 5), 1e-6);
+        else
+            ck_assert_double_le(relative_difference(after_pair, after_twice, 5), 1e-13);
+        ck_assert_double_le(relative_difference(after_twice, &AT(c.p, c.span - 1, 0), 5),
+                            1e-13);
+        position_trace_free(&a);
+        position_trace_free(&b);
+        position_trace_free(&c);
+        position_model_free(&m);
+    }
+}
+END_TEST
+
+/* Two layers on the residual stream, a BOS, a single wide head: every shape of every encoding
+ * passes the gradient check. */
+START_TEST(every_shape_passes_the_gradient_check)
+{
+    int tokens[3 * 7];
+    Rng rng;
+    rng_seed(&rng, 51, 1);
+    positions_draw(&rng, tokens, 3 * 7, 5);
+    for (int e = 0; e < ENCODINGS; e++)
+        for (int variant = 0; variant < 3; variant++) {
+            PositionShape shape = small_shape((Encoding)e, 5);
+            shape.layers = variant == 2 ? 2 : 1;
+            shape.bos = variant >= 1;
+            if (variant == 0)
+                shape.n_heads = 1;
+            PositionModel m = model_of_shape(shape, 52);
+            const double worst = position_gradient_check(&m, tokens, 3, 7, 2, 1e-5);
+            ck_assert_msg(worst < 1e-7, "%s, variant %d: %g", encoding_names[e], variant,
+                          worst);
+            position_model_free(&m);
+        }
+}
+END_TEST
+
+/* With W_Q = 0 every score is 0, and a causal head gives each of the i + 1 keys of query i
+ * the weight 1/(i + 1): the mean weight at offset k is the mean of 1/(i + 1) over i >= k. */
+START_TEST(uniform_heads_weigh_an_offset_by_the_mean_of_their_weights)
+{
+    enum { LENGTH = 9, SEQUENCES = 3 };
+    int tokens[SEQUENCES * LENGTH];
+    Rng rng;
+    rng_seed(&rng, 53, 1);
+    positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
+    PositionModel m = small_model(ENCODING_NONE, 5, 54);
+    matrix64_zero(m.stack.layer[0].w_query);
+    Matrix64 weight = matrix64_new(3, LENGTH);
+    position_attention_by_offset(&m, tokens, SEQUENCES, LENGTH, weight);
+    for (int k = 0; k < LENGTH; k++) {
+        double mean = 0.0;
+        for (int i = k; i < LENGTH; i++)
+            mean += 1.0 / (i + 1) / (LENGTH - k);
+        for (int h = 0; h < 3; h++)
+            ck_assert_double_eq_tol(AT(weight, h, k), mean, 1e-14);
+    }
+    matrix64_free(&weight);
+    position_model_free(&m);
+}
+END_TEST
+
+/* The accuracy at each position, with and without a BOS, against the obvious count: each
+ * sequence's distributions, read at the row of position q (one further down after a BOS);
+ * positions without a question get 0, and the mean over the questions is the accuracy. */
+START_TEST(the_accuracy_by_position_counts_the_right_answers_at_each_position)
+{
+    enum { LENGTH = 9, SEQUENCES = 7, BACK = 2 };
+    int tokens[SEQUENCES * LENGTH];
+    Rng rng;
+    rng_seed(&rng, 55, 1);
+    positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
+    for (int bos = 0; bos <= 1; bos++) {
+        PositionShape shape = small_shape(ENCODING_ROPE, 5);
+        shape.bos = bos;
+        PositionModel m = model_of_shape(shape, 56);
+        PositionTrace t = position_trace_new(&m, LENGTH, 1);
+        double right_at[LENGTH], counted[LENGTH] = { 0.0 }, mean = 0.0;
+        const double all = position_accuracy(&m, tokens, SEQUENCES, LENGTH, BACK, right_at);
+        for (int s = 0; s < SEQUENCES; s++) {
+            position_forward(&m, tokens + s * LENGTH, BACK, &t);
+            for (int q = BACK; q < LENGTH; q++) {
+                int best = 0;
+                for (int o = 1; o < 5; o++)
+                    best = AT(t.p, q + bos, o) > AT(t.p, q + bos, best) ? o : best;
+                counted[q] += (best == tokens[s * LENGTH + q - BACK]) / (double)SEQUENCES;
+            }
+        }
+        for (int q = 0; q < LENGTH; q++) {
+            ck_assert_double_eq_tol(right_at[q], counted[q], 1e-15);
+            mean += right_at[q] / (LENGTH - BACK);
+        }
+        ck_assert_double_eq_tol(mean, all, 1e-14);
+        position_trace_free(&t);
+        position_model_free(&m);
+    }
 }
 END_TEST
 
@@ -506,8 +663,8 @@ START_TEST(a_model_without_positions_stays_under_the_bag_bound)
     position_train(&m, &rng, 150, 8, LENGTH, 1, 0.02);
     int tokens[SEQUENCES * LENGTH];
     positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
-    const double accuracy = position_accuracy(&m, tokens, SEQUENCES, LENGTH, 1);
-    const double bound = positions_bag_accuracy(tokens, SEQUENCES, LENGTH, 1, 5);
+    const double accuracy = position_accuracy(&m, tokens, SEQUENCES, LENGTH, 1, NULL);
+    const double bound = positions_bag_accuracy(tokens, SEQUENCES, LENGTH, 1, 5, NULL);
     ck_assert_double_le(accuracy, bound + 0.05);
     ck_assert_double_gt(bound, 1.0 / 5);
     position_model_free(&m);
@@ -520,17 +677,17 @@ START_TEST(adams_first_step_moves_each_parameter_by_the_rate)
 {
     PositionModel m = small_model(ENCODING_LEARNED, 4, 48), before = small_model(
                           ENCODING_LEARNED, 4, 48);
-    PositionModel grad = position_model_new(ENCODING_LEARNED, 5, 12, 3, 4);
-    KitParam g[POSITION_MATRICES], w[POSITION_MATRICES], w0[POSITION_MATRICES];
-    position_model_params(&grad, g);
+    PositionModel grad = position_model_like(&m);
+    KitParam g[POSITION_MATRICES_MAX], w[POSITION_MATRICES_MAX], w0[POSITION_MATRICES_MAX];
+    const int count = position_model_params(&grad, g);
     position_model_params(&m, w);
     position_model_params(&before, w0);
-    for (int a = 0; a < POSITION_MATRICES; a++)
+    for (int a = 0; a < count; a++)
         for (int e = 0; e < g[a].rows * g[a].cols; e++)
             g[a].data[e] = (e % 3 - 1) * pow(10.0, e % 5 - 2);
-    KitAdam adam = kit_adam_new(w, POSITION_MATRICES, 0.01);
+    KitAdam adam = kit_adam_new(w, count, 0.01);
     kit_adam_step(&adam, w, g);
-    for (int a = 0; a < POSITION_MATRICES; a++)
+    for (int a = 0; a < count; a++)
         for (int e = 0; e < g[a].rows * g[a].cols; e++) {
             const double sign = (g[a].data[e] > 0) - (g[a].data[e] < 0);
             ck_assert_double_eq_tol(w[a].data[e], w0[a].data[e] - 0.01 * sign, 1e-8);
@@ -559,7 +716,8 @@ END_TEST
 
 START_TEST(the_model_refuses_an_odd_head_width)
 {
-    PositionModel m = position_model_new(ENCODING_ROPE, 5, 9, 3, 4);
+    PositionModel m = position_model_new((PositionShape){ ENCODING_ROPE, 5, 9, 3, 4, 1,
+                                                          false });
     position_model_free(&m);
 }
 END_TEST
@@ -567,7 +725,7 @@ END_TEST
 START_TEST(the_bag_bound_refuses_a_question_zero_places_back)
 {
     const int tokens[4] = { 0, 1, 2, 3 };
-    positions_bag_accuracy(tokens, 1, 4, 0, 4);
+    positions_bag_accuracy(tokens, 1, 4, 0, 4, NULL);
 }
 END_TEST
 
@@ -592,6 +750,7 @@ Suite *positions_suite(void)
     tcase_add_test(rope, rope_keeps_norms_and_undo_turns_back);
     tcase_add_test(rope, rope_layouts_agree_after_reordering);
     tcase_add_test(rope, rope_from_a_first_position_equals_the_rows_of_a_longer_matrix);
+    tcase_add_test(rope, a_stretched_turn_is_the_turn_of_the_stretched_position);
     suite_add_tcase(suite, rope);
     TCase *core = tcase_create("encodings");
     tcase_add_test(core, shuffling_moves_the_outputs_only_without_the_mask);
@@ -608,6 +767,10 @@ Suite *positions_suite(void)
     tcase_add_test(model, a_batch_is_the_mean_of_its_sequences_taken_alone);
     tcase_add_test(model, every_encoding_starts_from_the_same_weights);
     tcase_add_test(model, without_an_encoding_the_answer_ignores_the_order_before_it);
+    tcase_add_test(model, one_layer_sees_proportions_and_a_bos_gives_it_the_count);
+    tcase_add_test(model, every_shape_passes_the_gradient_check);
+    tcase_add_test(model, uniform_heads_weigh_an_offset_by_the_mean_of_their_weights);
+    tcase_add_test(model, the_accuracy_by_position_counts_the_right_answers_at_each_position);
     tcase_add_test(model, a_model_without_positions_stays_under_the_bag_bound);
     tcase_add_test(model, adams_first_step_moves_each_parameter_by_the_rate);
     suite_add_tcase(suite, model);
