@@ -1,7 +1,7 @@
 # Chapter 10: accuracy at each position of a sequence four times the training length, for the
-# five encodings, with the bag bound of each position (the best without positions) as a pale
-# band under them and the training length, which is also the learned table's length, as a
-# dotted vertical line.  Dash types and widths tell the curves apart in greyscale.
+# five encodings and the two-layer model without positions (thin black), with the bag bound
+# of each position (the best without positions) as a pale band under them, and the training
+# length, which is also the learned table's length, as a dotted vertical line.  Dash types and widths tell the curves apart in greyscale.
 set terminal cairolatex pdf input colortext size 12cm,7.5cm font ",9"
 set output outfile
 set xlabel 'query position $t$'
@@ -17,5 +17,6 @@ plot data('positions-by-position') using 1:9 with lines lc rgb "#c8c8c8" lw 7 \
      '' using 1:4 with lines ls 3 dt 4 lw 1.5 title 'learned', \
      '' using 1:5 with lines ls 4 dt 1 lw 3 title 'RoPE', \
      '' using 1:6 with lines ls 5 dt 5 lw 1.5 title 'ALiBi', \
+     '' using 1:8 with lines lc rgb "#000000" lw 1 dt 1 title 'none, two layers', \
      '' every ::0::0 using 10:(0):(0):(105) with vectors nohead lc rgb "#000000" lw 1.5 dt 3 \
         title 'training length'
