@@ -367,6 +367,159 @@ START_TEST(evaluate_refuses_a_segment_longer_than_half)
 }
 END_TEST
 
+/* The eigenvalues as a sorted list of (real, imaginary) pairs, for comparison. */
+static int by_real_then_imaginary(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    if (x[0] != y[0])
+        return (x[0] > y[0]) - (x[0] < y[0]);
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void assert_eigenvalues(Matrix64 a, const double *expected, int n, double tolerance)
+{
+    double re[8], im[8], got[16], want[16];
+    ck_assert(eigenvalues(a, re, im));
+    for (int k = 0; k < n; k++) {
+        got[2 * k] = round(re[k] / tolerance) * tolerance;
+        got[2 * k + 1] = round(im[k] / tolerance) * tolerance;
+        want[2 * k] = round(expected[2 * k] / tolerance) * tolerance;
+        want[2 * k + 1] = round(expected[2 * k + 1] / tolerance) * tolerance;
+    }
+    qsort(got, (size_t)n, 2 * sizeof(double), by_real_then_imaginary);
+    qsort(want, (size_t)n, 2 * sizeof(double), by_real_then_imaginary);
+    for (int k = 0; k < 2 * n; k++)
+        ck_assert_msg(fabs(got[k] - want[k]) <= tolerance, "entry %d: %g, not %g", k,
+                      got[k], want[k]);
+}
+
+/* A triangular matrix's eigenvalues are its diagonal. */
+START_TEST(a_triangular_matrix_has_its_diagonal_as_eigenvalues)
+{
+    Matrix64 a = matrix64_new(5, 5);
+    const double diagonal[5] = { 3.0, -1.0, 0.5, 7.0, -2.5 };
+    double expected[10];
+    for (int i = 0; i < 5; i++) {
+        expected[2 * i] = diagonal[i];
+        expected[2 * i + 1] = 0.0;
+        for (int j = i; j < 5; j++)
+            AT(a, i, j) = i == j ? diagonal[i] : 0.3 * (i + 2 * j) - 1.0;
+    }
+    assert_eigenvalues(a, expected, 5, 1e-9);
+    matrix64_free(&a);
+}
+END_TEST
+
+/* A rotation by theta has the eigenvalues cos theta +- i sin theta; a rotation of the plane
+ * beside a scaling of the third axis adds that scale. */
+START_TEST(a_rotation_has_a_conjugate_pair_on_the_unit_circle)
+{
+    const double theta = 0.7;
+    Matrix64 a = matrix64_new(3, 3);
+    AT(a, 0, 0) = cos(theta);
+    AT(a, 0, 1) = -sin(theta);
+    AT(a, 1, 0) = sin(theta);
+    AT(a, 1, 1) = cos(theta);
+    AT(a, 2, 2) = 2.0;
+    const double expected[6] = { cos(theta), sin(theta), cos(theta), -sin(theta), 2.0, 0.0 };
+    assert_eigenvalues(a, expected, 3, 1e-9);
+    matrix64_free(&a);
+}
+END_TEST
+
+/* The companion matrix of (x - 1)(x - 2)(x - 3)(x^2 + 1) = x^5 - 6x^4 + 12x^3 - 12x^2 + 11x - 6
+ * has those five roots, the last two a conjugate pair; a similarity by a dense matrix keeps
+ * them, and makes the solver work on a full matrix. */
+START_TEST(a_companion_matrix_has_the_roots_of_its_polynomial)
+{
+    const double coefficients[5] = { -6.0, 11.0, -12.0, 12.0, -6.0 };   /* c0 .. c4 */
+    Matrix64 c = matrix64_new(5, 5);
+    for (int i = 1; i < 5; i++)
+        AT(c, i, i - 1) = 1.0;
+    for (int i = 0; i < 5; i++)
+        AT(c, i, 4) = -coefficients[i];
+    const double expected[10] = { 1, 0, 2, 0, 3, 0, 0, 1, 0, -1 };
+    assert_eigenvalues(c, expected, 5, 1e-7);
+    /* S = I + upper ones: S^-1 = I - the superdiagonal ... computed as S C S^-1 directly */
+    Matrix64 s = matrix64_new(5, 5), inverse = matrix64_new(5, 5), sc = matrix64_new(5, 5),
+             similar = matrix64_new(5, 5);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            AT(s, i, j) = j >= i ? 1.0 : 0.0;               /* ones on and above */
+            AT(inverse, i, j) = j == i ? 1.0 : j == i + 1 ? -1.0 : 0.0;
+        }
+    matrix64_multiply(s, c, sc);
+    matrix64_multiply(sc, inverse, similar);
+    assert_eigenvalues(similar, expected, 5, 1e-7);
+    Matrix64 all[5] = { c, s, inverse, sc, similar };
+    for (int k = 0; k < 5; k++)
+        matrix64_free(&all[k]);
+}
+END_TEST
+
+/* On a random matrix the eigenvalues sum to the trace, and the imaginary parts cancel. */
+START_TEST(random_eigenvalues_sum_to_the_trace)
+{
+    Rng rng;
+    rng_seed(&rng, 60, 1);
+    Matrix64 a = matrix64_new(8, 8);
+    for (int k = 0; k < 64; k++)
+        a.data[k] = rng_normal(&rng);
+    double re[8], im[8], trace = 0.0, sum = 0.0, imaginary = 0.0;
+    ck_assert(eigenvalues(a, re, im));
+    for (int k = 0; k < 8; k++) {
+        trace += AT(a, k, k);
+        sum += re[k];
+        imaginary += im[k];
+    }
+    ck_assert_double_eq_tol(sum, trace, 1e-10);
+    ck_assert_double_eq_tol(imaginary, 0.0, 1e-10);
+    matrix64_free(&a);
+}
+END_TEST
+
+/* The hand-built induction head copies: M = E W_OV U is sharp times the identity, so its
+ * copying score is 1 and every row's largest entry is on the diagonal.  Its previous-token head
+ * reaches it through the keys only: K-composition 1/sqrt(V), above random matrices of the same
+ * shapes, and Q- and V-composition 0. */
+START_TEST(the_hand_built_circuit_copies_and_composes_through_its_keys)
+{
+    const InductionShape s = { 8, 12, 24, 2 };
+    InductionModel m = induction_new(s);
+    induction_hand_built(&m, 10.0);
+    const InductionCopying c = induction_copying(&m, 1, 0);
+    ck_assert_double_eq_tol(c.copying, 1.0, 1e-9);
+    ck_assert_double_eq(c.diagonal, 1.0);
+    Matrix64 qk1 = matrix64_new(24, 24), ov1 = matrix64_new(24, 24),
+             qk2 = matrix64_new(24, 24), ov2 = matrix64_new(24, 24);
+    induction_head_circuits(&m, 0, 0, qk1, ov1);
+    induction_head_circuits(&m, 1, 0, qk2, ov2);
+    const double k = composition_score(ov1, qk2, ov2, COMPOSE_K);
+    ck_assert_double_eq_tol(k, 1.0 / sqrt(8.0), 1e-12);
+    ck_assert_double_eq_tol(composition_score(ov1, qk2, ov2, COMPOSE_Q), 0.0, 1e-15);
+    ck_assert_double_eq_tol(composition_score(ov1, qk2, ov2, COMPOSE_V), 0.0, 1e-15);
+    Rng rng;
+    rng_seed(&rng, 61, 1);
+    ck_assert_double_lt(composition_random(s, COMPOSE_K, 50, &rng), k);
+    Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
+    for (int j = 0; j < 4; j++)
+        matrix64_free(&all[j]);
+    induction_free(&m);
+}
+END_TEST
+
+/* The ceiling counts the matching keys: in 1 2 1 | 1 2 1 the three second-half queries have
+ * 2, 1 and 3 keys after an earlier copy of their token, so the ceiling is (1/2 + 1 + 1/3)/3;
+ * a segment of distinct tokens has a ceiling of 1. */
+START_TEST(the_score_ceiling_spreads_the_weight_over_the_matches)
+{
+    const int tokens[12] = { 1, 2, 1, 1, 2, 1, 4, 5, 6, 4, 5, 6 }, repeat[2] = { 3, 3 };
+    ck_assert_double_eq_tol(induction_score_ceiling(tokens, repeat, 1, 6),
+                            (0.5 + 1.0 + 1.0 / 3) / 3, 1e-15);
+    ck_assert_double_eq_tol(induction_score_ceiling(tokens + 6, repeat, 1, 6), 1.0, 1e-15);
+}
+END_TEST
+
 Suite *induction_suite(void)
 {
     Suite *suite = suite_create("induction");
@@ -387,7 +540,15 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, hand_built_circuit_copies_and_ablation_stops_it);
     tcase_add_test(circuit, hand_built_scores);
     tcase_add_test(circuit, ablation_zeroes_only_the_heads_rows);
+    tcase_add_test(circuit, the_hand_built_circuit_copies_and_composes_through_its_keys);
+    tcase_add_test(circuit, the_score_ceiling_spreads_the_weight_over_the_matches);
     suite_add_tcase(suite, circuit);
+    TCase *eigen = tcase_create("eigenvalues");
+    tcase_add_test(eigen, a_triangular_matrix_has_its_diagonal_as_eigenvalues);
+    tcase_add_test(eigen, a_rotation_has_a_conjugate_pair_on_the_unit_circle);
+    tcase_add_test(eigen, a_companion_matrix_has_the_roots_of_its_polynomial);
+    tcase_add_test(eigen, random_eigenvalues_sum_to_the_trace);
+    suite_add_tcase(suite, eigen);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, new_refuses_heads_that_do_not_divide_the_width, SIGABRT);
