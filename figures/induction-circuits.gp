@@ -22,12 +22,12 @@ unset key
 unset grid
 set palette defined (0 "#2166ac", 1 "#f7f7f7", 2 "#b2182b")
 set cbrange [-top_ov:top_ov]
-set title 'OV: what attending to a token writes' font ",8"
+set title 'OV circuit' font ",8"
 set xlabel 'logit raised'
 set ylabel 'token attended to'
 plot data('induction-circuits') index 0 using 2:1:3 with image
 set cbrange [-top_qk:top_qk]
-set title 'QK: query token against the previous token' font ",8"
+set title 'QK circuit, against the previous-token head' font ",8"
 set xlabel 'previous token at the key'
 set ylabel 'token at the query'
 plot data('induction-circuits') index 1 using 2:1:3 with image
