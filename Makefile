@@ -167,7 +167,7 @@ help:
 	@echo "make figures    draw every figure from the programs' data"
 	@echo "make book       typeset attention.pdf"
 	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references, print rules"
-	@echo "make bench      the long performance sweep of the cost chapter"
+	@echo "make bench      the long runs of every program that takes --bench"
 	@echo "make portability  the compiler matrix (every file, -Werror, 5 compilers x 14 x86 targets and"
 	@echo "                 4 aarch64 ones), then builds and tests for SSE2, AVX2, native, -DNDEBUG, clang, aarch64"
 	@echo "make workbook   the exercise edition, in workbook/ (there: make check, make check-exercise E=3.2)"

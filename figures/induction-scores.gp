@@ -14,8 +14,9 @@ set xlabel 'training step'
 set xrange [0:last]
 set yrange [0:1]
 set xtics 0, 500
+set rmargin 4
 set arrow 1 from phase, 0 to phase, 1 nohead lc rgb "#666666" lw 1.5 dt 3
-set key top right samplen 2.5 spacing 1.25
+set key top right Left reverse samplen 2.5 spacing 1.25 width 1
 set title 'previous-token score'
 plot for [k = 0:H - 1] data('induction-scores') using 1:(column(2 + 2 * k)) with linespoints \
          ls k + 1 pi 8 title sprintf('layer 1, head %d', k), \
