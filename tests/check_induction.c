@@ -520,6 +520,26 @@ START_TEST(the_score_ceiling_spreads_the_weight_over_the_matches)
 }
 END_TEST
 
+/* Place by place, the hand-built circuit on a segment of distinct tokens predicts every token
+ * of the repeat with near certainty, and loses more than a nat at every place of the first
+ * half, where nothing can be predicted; the repeat's last place predicts nothing. */
+START_TEST(the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place)
+{
+    const InductionShape s = { 8, 12, 24, 2 };
+    InductionModel m = induction_new(s);
+    induction_hand_built(&m, 100.0);
+    const int tokens[12] = { 7, 1, 0, 3, 6, 2, 5, 0, 3, 6, 2, 5 }, repeat[1] = { 5 };
+    double first[6], second[6];
+    induction_loss_by_place(&m, tokens, repeat, 1, first, second);
+    for (int k = 0; k + 1 < 5; k++) {
+        ck_assert_double_lt(second[k], 1e-6);
+        ck_assert_double_gt(first[k], 1.0);
+    }
+    ck_assert(isnan(second[4]) && isnan(first[5]) && isnan(second[5]));
+    induction_free(&m);
+}
+END_TEST
+
 Suite *induction_suite(void)
 {
     Suite *suite = suite_create("induction");
@@ -542,6 +562,7 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, ablation_zeroes_only_the_heads_rows);
     tcase_add_test(circuit, the_hand_built_circuit_copies_and_composes_through_its_keys);
     tcase_add_test(circuit, the_score_ceiling_spreads_the_weight_over_the_matches);
+    tcase_add_test(circuit, the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place);
     suite_add_tcase(suite, circuit);
     TCase *eigen = tcase_create("eigenvalues");
     tcase_add_test(eigen, a_triangular_matrix_has_its_diagonal_as_eigenvalues);
