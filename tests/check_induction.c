@@ -540,6 +540,68 @@ START_TEST(the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place)
 }
 END_TEST
 
+/* Mean ablation takes the head's mean output over every position of the sequences it is given,
+ * and changes the ablated layer's output at row t by (mean - o_t) W_O^h, and nothing before
+ * it: with layer 2's head 1 replaced, the final stream differs from the intact model's by
+ * exactly that, and layer 1's output not at all. */
+START_TEST(mean_ablation_replaces_the_heads_output_by_its_mean)
+{
+    const InductionShape s = { 6, 9, 8, 2 };
+    InductionModel m = random_model(s, 62), intact = induction_new(s);
+    induction_copy(&m, &intact);
+    int *batch = draw_batch(s, 4, 2, 63, NULL);
+    induction_mean_ablate(&m, 1, 1, batch, 4);
+    InductionWork a = induction_work_new(s, 1), b = induction_work_new(s, 1);
+    induction_forward(&m, batch, &a);
+    induction_forward(&intact, batch, &b);
+    const MultiHead64 *two = &intact.stack.layer[1];
+    const int dh = two->d_head;
+    double mean[4] = { 0.0 };
+    for (int q = 0; q < 4; q++) {
+        induction_forward(&intact, batch + q * s.length, &b);
+        for (int t = 0; t < s.length; t++)
+            for (int j = 0; j < dh; j++)
+                mean[j] += AT(b.stack.trace[1].concat, t, dh + j) / (4.0 * s.length);
+    }
+    for (int j = 0; j < dh; j++)
+        ck_assert_double_eq_tol(m.replaced.mean[j], mean[j], 1e-14);
+    induction_forward(&intact, batch, &b);
+    for (int t = 0; t < s.length; t++)
+        for (int c = 0; c < s.d_model; c++) {
+            double change = 0.0;
+            for (int j = 0; j < dh; j++)
+                change += (m.replaced.mean[j] - AT(b.stack.trace[1].concat, t, dh + j)) *
+                          AT(two->w_out, dh + j, c);
+            ck_assert_double_eq_tol(AT(a.stack.x[2], t, c) - AT(b.stack.x[2], t, c),
+                                    change, 1e-12);
+            ck_assert_double_eq(AT(a.stack.x[1], t, c), AT(b.stack.x[1], t, c));
+        }
+    induction_work_free(&a);
+    induction_work_free(&b);
+    free(batch);
+    induction_free(&m);
+    induction_free(&intact);
+}
+END_TEST
+
+/* The hand-built circuit, its previous-token head mean-ablated: the previous-token block then
+ * holds the same average at every position, layer 2 finds no match, and the copying stops. */
+START_TEST(mean_ablating_the_built_previous_token_head_stops_the_copying)
+{
+    const InductionShape s = { 8, 12, 24, 2 };
+    InductionModel m = induction_new(s);
+    induction_hand_built(&m, 100.0);
+    const int tokens[24] = { 7, 1, 0, 3, 6, 2, 5, 0, 3, 6, 2, 5,
+                             4, 6, 1, 7, 2, 0, 5, 1, 7, 2, 0, 5 }, repeat[2] = { 5, 5 };
+    const double intact = induction_evaluate(&m, tokens, repeat, 2).right_second;
+    induction_mean_ablate(&m, 0, 0, tokens, 2);
+    const double ablated = induction_evaluate(&m, tokens, repeat, 2).right_second;
+    ck_assert_double_eq(intact, 1.0);
+    ck_assert_double_lt(ablated, 0.5);
+    induction_free(&m);
+}
+END_TEST
+
 Suite *induction_suite(void)
 {
     Suite *suite = suite_create("induction");
@@ -563,6 +625,8 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, the_hand_built_circuit_copies_and_composes_through_its_keys);
     tcase_add_test(circuit, the_score_ceiling_spreads_the_weight_over_the_matches);
     tcase_add_test(circuit, the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place);
+    tcase_add_test(circuit, mean_ablation_replaces_the_heads_output_by_its_mean);
+    tcase_add_test(circuit, mean_ablating_the_built_previous_token_head_stops_the_copying);
     suite_add_tcase(suite, circuit);
     TCase *eigen = tcase_create("eigenvalues");
     tcase_add_test(eigen, a_triangular_matrix_has_its_diagonal_as_eigenvalues);
