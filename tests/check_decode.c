@@ -15,6 +15,7 @@
 #include "multihead.h"
 #include "params.h"
 #include "refusal.h"
+#include "softmax.h"
 
 
 static void decode_sequence(const MultiHead *m, const DecodeRope *rope, Matrix x, int window,
@@ -273,6 +274,13 @@ START_TEST(a_merged_part_with_no_allowed_key_adds_nothing)
     decode_merge(o2, m2, s2, 2, 1, 1, out);
     const double e = exp(-1.0);
     ck_assert_double_eq_tol(out[0], (e * 1.0 + 3.0) / (e * 2.0 + 1.0), 1e-6);
+    /* Every part masked: zeros, as softmax_row gives for a row of -infinity. */
+    const float none[2] = { -INFINITY, -INFINITY }, nothing[2] = { 0.0f, 0.0f };
+    decode_merge(outputs, none, nothing, 2, 1, 3, out);
+    ck_assert(out[0] == 0.0f && out[1] == 0.0f && out[2] == 0.0f);
+    float row[3] = { -INFINITY, -INFINITY, -INFINITY };
+    softmax_row(row, 3);
+    ck_assert(row[0] == 0.0f && row[1] == 0.0f && row[2] == 0.0f);
 }
 END_TEST
 
