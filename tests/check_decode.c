@@ -1,7 +1,9 @@
 /* Tests of the decode module (chapter 11): the bottom-right causal mask is chapter 3's mask on
  * a square and lets one query see every key; decoding with the cache equals the full causal
  * pass bit for bit (chapter 5's multihead_forward), and a sliding window equals the band mask;
- * grouped key/value heads equal copied ones; the split-KV merge equals the one-thread read;
+ * a stack of two layers, a cache each, equals the full pass of each layer in turn; grouped
+ * key/value heads equal copied ones; the split-KV merge equals the one-thread read, and a merge
+ * of parts that are all masked gives zeros;
  * the cache's bytes are chapter 8's count; the distance of the prefetches is Little's law and
  * changes no value; permuted weights in one RoPE layout are the model in the other; the
  * sampler's properties. */
@@ -262,6 +264,41 @@ START_TEST(the_split_of_the_heads_equals_one_part_bit_for_bit)
 }
 END_TEST
 
+/* Two layers on a residual stream, each with its own cache, decoded token by token, equal the
+ * full causal pass of each layer in turn with the same residual sums: every layer's keys and
+ * values at the earlier positions are final. */
+START_TEST(a_stack_of_cached_layers_equals_the_full_pass)
+{
+    enum { T = 17, D = 24, HEADS = 3 };
+    MultiHead layers[2] = { multihead_toy(D, HEADS, 71), multihead_toy(D, HEADS, 72) };
+    Rng rng;
+    rng_seed(&rng, 73, 1);
+    Matrix x = matrix_new_normal(T, D, &rng, 1.0f), full = matrix_new(T, D),
+           y = matrix_new(T, D), weights = matrix_new(HEADS * T, T), row = matrix_new(1, D);
+    memcpy(full.data, x.data, sizeof(float) * T * D);
+    KvCache caches[2];
+    for (int l = 0; l < 2; l++) {
+        multihead_forward(&layers[l], full, true, mask_causal, NULL, weights, y);
+        for (int k = 0; k < T * D; k++)
+            full.data[k] += y.data[k];
+        caches[l] = decode_cache_new(HEADS, HEADS, D / HEADS, T, false);
+    }
+    for (int t = 0; t < T; t++) {
+        memcpy(row.data, &AT(x, t, 0), sizeof(float) * D);
+        decode_stack_step(layers, 2, caches, row);
+        for (int c = 0; c < D; c++)
+            ck_assert_float_eq_tol(row.data[c], AT(full, t, c), 1e-5f);
+    }
+    for (int l = 0; l < 2; l++) {
+        decode_cache_free(&caches[l]);
+        multihead_free(&layers[l]);
+    }
+    Matrix *all[] = { &x, &full, &y, &weights, &row };
+    for (int a = 0; a < 5; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
 START_TEST(a_merged_part_with_no_allowed_key_adds_nothing)
 {
     const float outputs[2 * 3] = { 4.0f, -2.0f, 8.0f, 0.0f, 0.0f, 0.0f };
@@ -500,6 +537,7 @@ Suite *decode_suite(void)
     tcase_add_test(core, cached_decoding_with_rope_equals_the_full_pass_with_rope);
     tcase_add_test(core, grouped_heads_equal_full_heads_with_copied_keys_and_values);
     tcase_add_test(core, the_split_merge_equals_the_one_thread_read);
+    tcase_add_test(core, a_stack_of_cached_layers_equals_the_full_pass);
     tcase_add_test(core, the_split_of_the_heads_equals_one_part_bit_for_bit);
     tcase_add_test(core, a_merged_part_with_no_allowed_key_adds_nothing);
     tcase_add_test(core, the_cache_holds_the_bytes_that_chapter_8_counts);
