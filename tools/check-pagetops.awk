@@ -19,10 +19,16 @@ function line_text(y,   k, text) {
         if (y >= 0 && ytop[k] > y - 1 && ytop[k] < y + 1) text = text (text == "" ? "" : " ") word[k]
     return text
 }
-# A chunk's header ends with "≡" (or "+≡"), which stands a little higher than its line's words.
-function is_header(y,   k) {
+# A chunk's header ends with "≡" (or "+≡"), which stands a little higher than its line's words
+# and is the last word of its line; a "≡" inside a line of prose, a congruence, is not one.
+function is_header(y,   k, j, last) {
     for (k = 1; k <= nwords; k++)
-        if (word[k] ~ /≡$/ && ytop[k] > y - 4 && ytop[k] < y + 4) return 1
+        if (word[k] ~ /≡$/ && ytop[k] > y - 4 && ytop[k] < y + 4) {
+            last = 1
+            for (j = 1; j <= nwords; j++)
+                if (ytop[j] > y - 4 && ytop[j] < y + 4 && xmin[j] > xmin[k]) last = 0
+            if (last) return 1
+        }
     return 0
 }
 function header_text(y,   k, text) {
@@ -72,6 +78,7 @@ function finish_page(   k, head, first, second, footer, y, n, bottom, lines) {
 /<word / {
     nwords++
     ytop[nwords] = attr($0, "yMin")
+    xmin[nwords] = attr($0, "xMin")
     w = $0; sub(/^[^>]*>/, "", w); sub(/<\/word>.*/, "", w)
     word[nwords] = w
 }
