@@ -564,13 +564,13 @@ START_TEST(mean_ablation_replaces_the_heads_output_by_its_mean)
                 mean[j] += AT(b.stack.trace[1].concat, t, dh + j) / (4.0 * s.length);
     }
     for (int j = 0; j < dh; j++)
-        ck_assert_double_eq_tol(m.replaced.mean[j], mean[j], 1e-14);
+        ck_assert_double_eq_tol(m.stack.replaced.output[j], mean[j], 1e-14);
     induction_forward(&intact, batch, &b);
     for (int t = 0; t < s.length; t++)
         for (int c = 0; c < s.d_model; c++) {
             double change = 0.0;
             for (int j = 0; j < dh; j++)
-                change += (m.replaced.mean[j] - AT(b.stack.trace[1].concat, t, dh + j)) *
+                change += (m.stack.replaced.output[j] - AT(b.stack.trace[1].concat, t, dh + j)) *
                           AT(two->w_out, dh + j, c);
             ck_assert_double_eq_tol(AT(a.stack.x[2], t, c) - AT(b.stack.x[2], t, c),
                                     change, 1e-12);
@@ -602,6 +602,69 @@ START_TEST(mean_ablating_the_built_previous_token_head_stops_the_copying)
 }
 END_TEST
 
+/* Zeroing a head of layer 2 leaves every attention pattern as it was, so every head's two
+ * scores, the text's claim; zeroing the previous-token head of layer 1 moves layer 2's. */
+START_TEST(zeroing_a_second_layer_head_leaves_the_scores_alone)
+{
+    const InductionShape s = { 6, 10, 8, 2 };
+    InductionModel m = random_model(s, 64), ablated = induction_new(s);
+    int repeat[4];
+    int *batch = draw_batch(s, 4, 2, 65, repeat);
+    double previous[4], induction[4], previous2[4], induction2[4];
+    induction_head_scores(&m, batch, repeat, 4, previous, induction);
+    induction_copy(&m, &ablated);
+    induction_ablate(&ablated, 1, 0);
+    induction_head_scores(&ablated, batch, repeat, 4, previous2, induction2);
+    ck_assert(memcmp(previous, previous2, sizeof previous) == 0);
+    ck_assert(memcmp(induction, induction2, sizeof induction) == 0);
+    induction_ablate(&ablated, 0, 0);
+    induction_head_scores(&ablated, batch, repeat, 4, previous2, induction2);
+    ck_assert_double_gt(fabs(induction2[2] - induction[2]) + fabs(induction2[3] - induction[3]),
+                        1e-9);
+    free(batch);
+    induction_free(&m);
+    induction_free(&ablated);
+}
+END_TEST
+
+/* A composition score is at most 1, and does not change when either head's matrices are scaled. */
+START_TEST(a_composition_score_is_at_most_one_and_ignores_scale)
+{
+    const InductionShape s = { 6, 10, 8, 2 };
+    InductionModel m = random_model(s, 66);
+    Matrix64 qk1 = matrix64_new(8, 8), ov1 = matrix64_new(8, 8), qk2 = matrix64_new(8, 8),
+             ov2 = matrix64_new(8, 8);
+    induction_head_circuits(&m, 0, 1, qk1, ov1);
+    induction_head_circuits(&m, 1, 0, qk2, ov2);
+    for (int kind = 0; kind < COMPOSITIONS; kind++) {
+        const double score = composition_score(ov1, qk2, ov2, (Composition)kind);
+        ck_assert_double_le(score, 1.0);
+        ck_assert_double_gt(score, 0.0);
+        for (int e = 0; e < 64; e++)
+            ov1.data[e] *= 3.0;
+        ck_assert_double_eq_tol(composition_score(ov1, qk2, ov2, (Composition)kind), score,
+                                1e-12);
+    }
+    Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
+    for (int k = 0; k < 4; k++)
+        matrix64_free(&all[k]);
+    induction_free(&m);
+}
+END_TEST
+
+/* A stack with a replaced head is only run forward: its backward pass refuses. */
+START_TEST(the_backward_pass_refuses_a_mean_ablated_model)
+{
+    const InductionShape s = { 6, 10, 8, 2 };
+    InductionModel m = random_model(s, 67), grad = induction_new(s);
+    int *batch = draw_batch(s, 2, 2, 68, NULL);
+    induction_mean_ablate(&m, 0, 1, batch, 2);
+    InductionWork w = induction_work_new(s, 2);
+    induction_forward(&m, batch, &w);
+    induction_backward(&m, batch, &w, 1.0, &grad);
+}
+END_TEST
+
 Suite *induction_suite(void)
 {
     Suite *suite = suite_create("induction");
@@ -627,6 +690,8 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place);
     tcase_add_test(circuit, mean_ablation_replaces_the_heads_output_by_its_mean);
     tcase_add_test(circuit, mean_ablating_the_built_previous_token_head_stops_the_copying);
+    tcase_add_test(circuit, zeroing_a_second_layer_head_leaves_the_scores_alone);
+    tcase_add_test(circuit, a_composition_score_is_at_most_one_and_ignores_scale);
     suite_add_tcase(suite, circuit);
     TCase *eigen = tcase_create("eigenvalues");
     tcase_add_test(eigen, a_triangular_matrix_has_its_diagonal_as_eigenvalues);
@@ -640,6 +705,8 @@ Suite *induction_suite(void)
     tcase_add_test_raise_signal(refused, draw_refuses_a_segment_too_long, SIGABRT);
     tcase_add_test_raise_signal(refused, hand_built_refuses_a_narrow_stream, SIGABRT);
     tcase_add_test_raise_signal(refused, evaluate_refuses_a_segment_longer_than_half, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_backward_pass_refuses_a_mean_ablated_model,
+                                SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
