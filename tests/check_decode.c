@@ -74,7 +74,8 @@ START_TEST(a_window_keeps_exactly_the_last_w_positions)
     const int rows = 5, cols = 12, w = 3;
     Matrix s = matrix_new(rows, cols);
     matrix_fill(s, 2.0f);
-    decode_mask(s, &w);
+    const DecodeBand band = { w, 0 };
+    decode_mask(s, &band);
     for (int i = 0; i < rows; i++) {
         const int position = i + cols - rows;
         for (int j = 0; j < cols; j++) {
@@ -100,7 +101,7 @@ START_TEST(cached_decoding_equals_the_full_causal_pass_bit_for_bit)
         multihead_forward(&m, x, true, mask_causal, NULL, weights, full);
         decode_sequence(&m, NULL, x, 0, cached);
         ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
-        decode_full_forward(&m, NULL, x, 0, cached);
+        decode_full_forward(&m, NULL, x, DECODE_NO_BAND, cached);
         ck_assert(memcmp(full.data, cached.data, sizeof(float) * (size_t)(T * d)) == 0);
         multihead_free(&m);
         Matrix *all[] = { &x, &full, &cached, &weights };
@@ -121,12 +122,13 @@ START_TEST(a_ring_of_w_slots_equals_the_band_mask_bit_for_bit)
            ring = matrix_new(T, d), weights = matrix_new(heads * T, T);
     /* The band is chapter 5's full pass with the window as the mask's context. */
     for (int w = 0; w < 5; w++) {
-        multihead_forward(&m, x, true, decode_mask, &windows[w], weights, band);
+        const DecodeBand b = { windows[w], 0 };
+        multihead_forward(&m, x, true, decode_mask, &b, weights, band);
         decode_sequence(&m, NULL, x, windows[w], ring);
         ck_assert_msg(matrix_largest_difference(band, ring) == 0.0, "window %d", windows[w]);
     }
     /* The window is not the full pass: a short window changes late outputs. */
-    decode_full_forward(&m, NULL, x, 0, band);
+    decode_full_forward(&m, NULL, x, DECODE_NO_BAND, band);
     decode_sequence(&m, NULL, x, 5, ring);
     ck_assert(matrix_largest_difference(band, ring) > 1e-3);
     multihead_free(&m);
@@ -149,13 +151,13 @@ START_TEST(cached_decoding_with_rope_equals_the_full_pass_with_rope)
     for (int l = 0; l < 2; l++) {
         const DecodeRope rope = { layouts[l], 10000.0 };
         for (int window = 0; window <= 7; window += 7) {
-            decode_full_forward(&m, &rope, x, window, full);
+            decode_full_forward(&m, &rope, x, (DecodeBand){ window, 0 }, full);
             decode_sequence(&m, &rope, x, window, cached);
             ck_assert_msg(matrix_largest_difference(full, cached) == 0.0, "layout %d window %d", l,
                           window);
         }
         /* RoPE is not a no-op: the outputs differ from the pass without positions. */
-        decode_full_forward(&m, NULL, x, 0, plain);
+        decode_full_forward(&m, NULL, x, DECODE_NO_BAND, plain);
         ck_assert(matrix_largest_difference(full, plain) > 1e-3);
     }
     multihead_free(&m);
@@ -356,10 +358,10 @@ START_TEST(permuted_weights_in_one_rope_layout_are_the_model_in_the_other)
     rng_seed(&rng, 82, 1);
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), a = matrix_new(T, d), b = matrix_new(T, d);
     const DecodeRope half = { ROPE_HALF_SPLIT, 10000.0 }, pairs = { ROPE_INTERLEAVED, 10000.0 };
-    decode_full_forward(&split, &half, x, 0, a);
-    decode_full_forward(&mixed, &pairs, x, 0, b);
+    decode_full_forward(&split, &half, x, DECODE_NO_BAND, a);
+    decode_full_forward(&mixed, &pairs, x, DECODE_NO_BAND, b);
     ck_assert_double_le(matrix_largest_difference(a, b), 1e-5);
-    decode_full_forward(&split, &pairs, x, 0, b);        /* unpermuted: another model */
+    decode_full_forward(&split, &pairs, x, DECODE_NO_BAND, b);        /* unpermuted: another model */
     ck_assert_double_gt(matrix_largest_difference(a, b), 1e-3);
     Matrix *all[] = { &x, &a, &b };
     for (int k = 0; k < 3; k++)
