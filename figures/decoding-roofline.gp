@@ -1,5 +1,5 @@
 # Chapter 11: the roofline of the run (one core) from the peak and bandwidth it measured,
-# with the decoding steps of the long cache.
+# with the decoding steps of the long cache, its shorter formats, and a block of queries.
 set logscale xy
 set xlabel 'operations per byte read'
 set ylabel 'GFLOP/s'
@@ -8,7 +8,16 @@ f = data('decoding-roofline')
 set xrange [0.03125:64]
 set format x '$%g$'
 set format y '$%g$'
-shift(name) = name eq 'gqa' ? 0.55 : name eq 'mqa' ? 1.8 : 1.0
+step(n) = n eq 'mha' || n eq 'gqa' || n eq 'mqa'
+short(n) = n eq 'half' || n eq 'eightbit'
+name(n) = n eq 'eightbit' ? '8-bit' : n eq 'prefill' ? 'block' : n
+shift(n) = n eq 'gqa' ? 0.55 : n eq 'mqa' ? 1.8 : n eq 'half' ? 0.6 : n eq 'eightbit' ? 1.5 : 1.0
 plot f index 1 using 1:2 with lines lc rgb "#000000" lw 1.5 title 'roof: bandwidth, then peak', \
-     f index 0 using 1:2 with points ls 2 pt 7 ps 1.0 title 'decoding steps', \
-     f index 0 using ($1 * 1.2):($2 * shift(stringcolumn(3))):3 with labels left notitle
+     f index 0 using 1:(step(strcol(3)) ? $2 : NaN) with points ls 2 pt 7 ps 1.0 \
+       title 'one query, float', \
+     f index 0 using 1:(short(strcol(3)) ? $2 : NaN) with points ls 2 pt 5 ps 1.0 \
+       title 'one query, half and 8-bit', \
+     f index 0 using 1:(strcol(3) eq 'prefill' ? $2 : NaN) with points ls 2 pt 9 ps 1.3 \
+       title 'a block of queries', \
+     f index 0 using ($1 * 1.2):($2 * shift(strcol(3))):(name(strcol(3))) with labels left \
+       notitle

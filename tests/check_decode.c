@@ -8,6 +8,7 @@
  * changes no value; permuted weights in one RoPE layout are the model in the other; the
  * sampler's properties. */
 #include <check.h>
+#include <stdint.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -526,6 +527,318 @@ START_TEST(an_empty_cache_cannot_be_read)
 }
 END_TEST
 
+/* Every half that is a number comes back from float unchanged, the instructions and the C
+ * agree on it, and a float rounds to the nearer of the two halves around it, a tie to the
+ * even one. */
+START_TEST(every_half_survives_the_round_trip_and_rounding_is_to_the_nearest)
+{
+    for (uint32_t h = 0; h < 65536; h++) {
+        if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0)
+            continue;                               /* not a number */
+        const float x = decode_from_half((uint16_t)h);
+        ck_assert_msg(memcmp(&x, &(float){ decode_from_half_portable((uint16_t)h) },
+                             sizeof x) == 0, "half %x", h);
+        ck_assert_int_eq(decode_to_half(x), h);
+        ck_assert_int_eq(decode_to_half_portable(x), h);
+    }
+    Rng rng;
+    rng_seed(&rng, 16, 1);
+    for (int r = 0; r < 200000; r++) {
+        const float x = (float)(rng_normal(&rng) * ldexp(1.0, (int)(rng_uniform(&rng) * 40) - 28));
+        const uint16_t h = decode_to_half(x);
+        ck_assert_int_eq(h, decode_to_half_portable(x));
+        const float y = decode_from_half(h);
+        if (fabsf(x) >= 0x1p-14f && fabsf(x) <= 65504.0f)
+            ck_assert(fabsf(y - x) <= 0x1p-11f * fabsf(x));
+        const uint16_t up = (uint16_t)(h + 1), down = (uint16_t)(h - 1);
+        if ((h & 0x7fff) != 0 && (h & 0x7fff) < 0x7bff) {
+            ck_assert(fabsf(x - y) <= fabsf(x - decode_from_half(up)));
+            ck_assert(fabsf(x - y) <= fabsf(x - decode_from_half(down)));
+        }
+    }
+    /* 1 + 2^-11 lies halfway between 1 and the next half: the tie goes to 1, whose fraction
+     * is even; 1 + 3 * 2^-11 goes up to the even 1 + 2^-9. */
+    ck_assert_int_eq(decode_to_half(1.0f + 0x1p-11f), 0x3c00);
+    ck_assert_int_eq(decode_to_half(1.0f + 3 * 0x1p-11f), 0x3c02);
+    ck_assert_int_eq(decode_to_half_portable(1.0f + 3 * 0x1p-11f), 0x3c02);
+    ck_assert_int_eq(decode_to_half_portable(65520.0f), 0x7c00);
+    ck_assert_int_eq(decode_to_half_portable(65519.0f), 0x7bff);
+    ck_assert_int_eq(decode_to_half_portable(0x1p-25f), 0);       /* a tie to 0, even */
+    ck_assert_int_eq(decode_to_half_portable(0x1.8p-24f), 2);     /* a tie to 2 */
+}
+END_TEST
+
+static KvCache filled_in(DecodeFormat format, int heads, int kv, int dh, int positions,
+                         const float *keys, const float *values)
+{
+    KvCache c = decode_cache_make((KvShape){ heads, kv, dh, positions, false, 0, format });
+    for (int p = 0; p < positions; p++)
+        decode_cache_append(&c, keys + (size_t)p * kv * dh, values + (size_t)p * kv * dh);
+    return c;
+}
+
+static float *normal_numbers(int count, Rng *rng)
+{
+    float *x = malloc(sizeof *x * (size_t)count);
+    for (int e = 0; e < count; e++)
+        x[e] = (float)rng_normal(rng);
+    return x;
+}
+
+/* The half cache reads exactly what it stores: its outputs are those of a float cache that
+ * holds the same numbers rounded to halves, bit for bit. */
+START_TEST(a_half_cache_is_a_float_cache_of_the_rounded_numbers)
+{
+    const int heads = 4, kv = 2, dh = 20, positions = 3 * decode_tile_slots() + 5;
+    Rng rng;
+    rng_seed(&rng, 17, 1);
+    const int count = positions * kv * dh;
+    float *keys = normal_numbers(count, &rng), *values = normal_numbers(count, &rng);
+    float *rounded_keys = malloc(sizeof *keys * (size_t)count);
+    float *rounded_values = malloc(sizeof *values * (size_t)count);
+    for (int e = 0; e < count; e++) {
+        rounded_keys[e] = decode_from_half(decode_to_half(keys[e]));
+        rounded_values[e] = decode_from_half(decode_to_half(values[e]));
+    }
+    KvCache half = filled_in(DECODE_HALF, heads, kv, dh, positions, keys, values);
+    KvCache rounded =
+        filled_in(DECODE_FLOAT, heads, kv, dh, positions, rounded_keys, rounded_values);
+    KvCache exact = filled_in(DECODE_FLOAT, heads, kv, dh, positions, keys, values);
+    float *q = normal_numbers(heads * dh, &rng), a[4 * 20], b[4 * 20], e[4 * 20];
+    decode_attend(&half, q, a);
+    decode_attend(&rounded, q, b);
+    decode_attend(&exact, q, e);
+    ck_assert(memcmp(a, b, sizeof a) == 0);
+    ck_assert(memcmp(a, e, sizeof a) != 0);       /* the rounding did change something */
+    ck_assert(decode_cache_bytes(&half) * 2 == decode_cache_bytes(&exact));
+    KvCache *all[] = { &half, &rounded, &exact };
+    for (int c = 0; c < 3; c++)
+        decode_cache_free(all[c]);
+    free(keys), free(values), free(rounded_keys), free(rounded_values), free(q);
+}
+END_TEST
+
+/* Each key of a full tile is within half its channel's scale of the float, the scale being
+ * the channel's largest magnitude in the tile over 127; each value within half its row's
+ * scale; the newest, unfilled tile is kept in float. */
+START_TEST(eight_bits_keep_each_number_within_half_its_scale)
+{
+    const int heads = 2, dh = 12, tile = decode_tile_slots(), positions = 2 * tile + 3;
+    Rng rng;
+    rng_seed(&rng, 18, 1);
+    const int count = positions * heads * dh;
+    float *keys = normal_numbers(count, &rng), *values = normal_numbers(count, &rng);
+    for (int p = 0; p < positions; p++)
+        keys[p * heads * dh + 5] *= 20.0f;          /* a channel of outliers in head 0 */
+    KvCache c = filled_in(DECODE_EIGHTBIT, heads, heads, dh, positions, keys, values);
+    for (int g = 0; g < heads; g++)
+        for (int p = 0; p < positions; p++) {
+            const int t = p / tile, lane = p % tile;
+            float top = 0.0f;
+            for (int k = 0; k < dh; k++)
+                top = fmaxf(top, fabsf(values[(p * heads + g) * dh + k]));
+            const size_t row = (size_t)g * c.tiles * tile + (size_t)p;
+            ck_assert(fabsf(c.value_scales[row] - top / 127.0f) <= 1e-6f * top);
+            for (int k = 0; k < dh; k++) {
+                const float v = values[(p * heads + g) * dh + k];
+                ck_assert(fabsf(c.value_scales[row] * c.byte_values[row * dh + k] - v) <=
+                          0.5f * c.value_scales[row] * (1 + 1e-5f));
+            }
+            if (t == positions / tile)
+                continue;                           /* the tile being filled */
+            for (int k = 0; k < dh; k++) {
+                float channel_top = 0.0f;
+                for (int j = t * tile; j < (t + 1) * tile; j++)
+                    channel_top = fmaxf(channel_top, fabsf(keys[(j * heads + g) * dh + k]));
+                const float s = c.key_scales[((size_t)g * c.tiles + t) * dh + k];
+                ck_assert(fabsf(s - channel_top / 127.0f) <= 1e-6f * channel_top);
+                const size_t at = (((size_t)g * c.tiles + t) * dh + k) * tile + lane;
+                const float x = keys[(p * heads + g) * dh + k];
+                ck_assert(fabsf(s * c.byte_keys[at] - x) <= 0.5f * s * (1 + 1e-5f));
+            }
+        }
+    const int last = positions / tile;
+    for (int k = 0; k < dh; k++)
+        ck_assert(c.filling[(size_t)k * tile + positions % tile - 1] ==
+                  keys[((positions - 1) * heads) * dh + k]);
+    decode_cache_free(&c);
+    (void)last;
+    free(keys), free(values);
+}
+END_TEST
+
+/* Attention over an eight-bit cache is within the bound of the text of the float result:
+ * (e^(2 eps) - 1) max |v| + max |dv|, eps the largest change of a score, computed here
+ * from the stored numbers themselves. */
+START_TEST(attention_over_eight_bits_stays_within_the_derived_bound)
+{
+    const int heads = 4, kv = 2, group = heads / kv, dh = 32;
+    const int positions = 4 * decode_tile_slots() + 9;
+    Rng rng;
+    rng_seed(&rng, 19, 1);
+    const int count = positions * kv * dh;
+    float *keys = normal_numbers(count, &rng), *values = normal_numbers(count, &rng);
+    KvCache bytes = filled_in(DECODE_EIGHTBIT, heads, kv, dh, positions, keys, values);
+    KvCache exact = filled_in(DECODE_FLOAT, heads, kv, dh, positions, keys, values);
+    float *q = normal_numbers(heads * dh, &rng), a[4 * 32], b[4 * 32];
+    decode_attend(&bytes, q, a);
+    decode_attend(&exact, q, b);
+    const int tile = decode_tile_slots();
+    for (int h = 0; h < heads; h++) {
+        const int g = h / group;
+        double eps = 0.0, v_top = 0.0, dv_top = 0.0;
+        for (int p = 0; p < positions; p++) {
+            const int t = p / tile, lane = p % tile;
+            const bool stored = (t + 1) * tile <= positions;
+            double change = 0.0;
+            const size_t row = (size_t)g * bytes.tiles * tile + (size_t)p;
+            for (int k = 0; k < dh; k++) {
+                const float x = keys[(p * kv + g) * dh + k];
+                const size_t at = (((size_t)g * bytes.tiles + t) * dh + k) * tile + lane;
+                const float s = bytes.key_scales[((size_t)g * bytes.tiles + t) * dh + k];
+                const double stored_x = stored ? (double)s * bytes.byte_keys[at] : x;
+                change += q[h * dh + k] * (stored_x - x);
+                const float v = values[(p * kv + g) * dh + k];
+                v_top = fmax(v_top, fabs(v));
+                dv_top = fmax(dv_top, fabs((double)bytes.value_scales[row] *
+                                           bytes.byte_values[row * dh + k] - v));
+            }
+            eps = fmax(eps, fabs(change) / sqrt((double)dh));
+        }
+        const double bound = (exp(2 * eps) - 1) * v_top + dv_top + 1e-5;
+        double worst = 0.0;
+        for (int k = 0; k < dh; k++)
+            worst = fmax(worst, fabs((double)a[h * dh + k] - b[h * dh + k]));
+        ck_assert_msg(worst <= bound, "head %d: %g > %g", h, worst, bound);
+        ck_assert(worst > 0.0);
+    }
+    ck_assert(4 * decode_cache_bytes(&bytes) < 1.5 * decode_cache_bytes(&exact));
+    decode_cache_free(&bytes);
+    decode_cache_free(&exact);
+    free(keys), free(values), free(q);
+}
+END_TEST
+
+static void decode_with_sinks(const MultiHead *m, Matrix x, DecodeBand band, Matrix output)
+{
+    KvCache c = decode_cache_make((KvShape){ m->n_heads, m->n_heads, m->d_head,
+                                            band.window + band.sinks, true, band.sinks,
+                                            DECODE_FLOAT });
+    for (int t = 0; t < x.rows; t++)
+        decode_step(m, NULL, &c, (Matrix){ 1, x.cols, &AT(x, t, 0) },
+                    (Matrix){ 1, x.cols, &AT(output, t, 0) });
+    decode_cache_free(&c);
+}
+
+/* A window with sinks is the band mask that keeps the first k columns, bit for bit, for
+ * lengths well past the ring's wrap; without the sinks it is not. */
+START_TEST(a_window_with_sinks_equals_the_band_that_keeps_the_first_columns)
+{
+    const int d = 24, heads = 3, T = 2 * decode_tile_slots() + 11;
+    const DecodeBand bands[] = { { 1, 1 }, { 5, 1 }, { 6, 4 }, { decode_tile_slots(), 3 },
+                                 { decode_tile_slots() + 1, 2 } };
+    Rng rng;
+    rng_seed(&rng, 21, 1);
+    MultiHead m = multihead_new(d, heads, &rng);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
+           cached = matrix_new(T, d), plain = matrix_new(T, d);
+    for (int b = 0; b < 5; b++) {
+        decode_full_forward(&m, NULL, x, bands[b], full);
+        decode_with_sinks(&m, x, bands[b], cached);
+        ck_assert_msg(matrix_largest_difference(full, cached) == 0.0, "band %d", b);
+        decode_full_forward(&m, NULL, x, (DecodeBand){ bands[b].window, 0 }, plain);
+        ck_assert(matrix_largest_difference(full, plain) > 1e-4);
+    }
+    multihead_free(&m);
+    Matrix *all[] = { &x, &full, &cached, &plain };
+    for (int a = 0; a < 4; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
+/* Prefill in blocks of several sizes, into a plain cache, a ring and a ring with sinks,
+ * blocks crossing the wrap: within float rounding of the full pass with the band mask. */
+START_TEST(prefill_in_blocks_equals_the_full_pass_with_its_band)
+{
+    const int d = 32, heads = 4, T = 3 * decode_tile_slots() + 13;
+    const DecodeBand bands[] = { { 0, 0 }, { 7, 0 }, { 9, 2 }, { decode_tile_slots(), 1 } };
+    const int blocks[] = { 1, 4, 13, 40 };
+    Rng rng;
+    rng_seed(&rng, 22, 1);
+    MultiHead m = multihead_new(d, heads, &rng);
+    Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
+           filled = matrix_new(T, d);
+    const DecodeRope rope = { ROPE_HALF_SPLIT, 10000.0 };
+    for (int b = 0; b < 4; b++) {
+        decode_full_forward(&m, &rope, x, bands[b], full);
+        for (int s = 0; s < 4; s++) {
+            const bool ring = bands[b].window > 0;
+            KvCache c = decode_cache_make((KvShape){
+                heads, heads, d / heads, ring ? bands[b].window + bands[b].sinks : T, ring,
+                bands[b].sinks, DECODE_FLOAT });
+            for (int t = 0; t < T; t += blocks[s]) {
+                const int r = T - t < blocks[s] ? T - t : blocks[s];
+                decode_prefill(&m, &rope, &c, (Matrix){ r, d, &AT(x, t, 0) },
+                               (Matrix){ r, d, &AT(filled, t, 0) });
+            }
+            ck_assert_int_eq(c.length, T);
+            const double diff = matrix_largest_difference(full, filled);
+            ck_assert_msg(diff <= 1e-5, "band %d block %d: %g", b, blocks[s], diff);
+            decode_cache_free(&c);
+        }
+    }
+    multihead_free(&m);
+    Matrix *all[] = { &x, &full, &filled };
+    for (int a = 0; a < 3; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
+typedef struct {
+    const float *bias;
+    int n_heads, length, head;
+} BiasMask;
+
+/* A full pass's mask that adds a head's bias by distance, then masks causally. */
+static void add_bias_and_mask(Matrix scores, const void *context)
+{
+    const BiasMask *b = context;
+    for (int i = 0; i < scores.rows; i++)
+        for (int j = 0; j <= i; j++)
+            AT(scores, i, j) += b->bias[b->head * b->length + i - j];
+    decode_mask_causal(scores, NULL);
+}
+
+/* With a bias by distance, one query head at a time: the cache's reader adds the bias as the
+ * full pass's scores do, bit for bit. */
+START_TEST(the_bias_by_distance_is_added_as_the_full_pass_adds_it)
+{
+    const int dh = 8, T = decode_tile_slots() + 6;
+    Rng rng;
+    rng_seed(&rng, 23, 1);
+    MultiHead m = multihead_new(dh, 1, &rng);
+    float bias[1 * 80];
+    for (int e = 0; e < T; e++)
+        bias[e] = (float)rng_normal(&rng);
+    Matrix x = matrix_new_normal(T, dh, &rng, 1.0f), full = matrix_new(T, dh),
+           cached = matrix_new(T, dh), weights = matrix_new(T, T);
+    const BiasMask mask = { bias, 1, T, 0 };
+    multihead_forward(&m, x, true, add_bias_and_mask, &mask, weights, full);
+    KvCache c = decode_cache_new(1, 1, dh, T, false);
+    c.bias = bias;
+    c.bias_length = T;
+    for (int t = 0; t < T; t++)
+        decode_step(&m, NULL, &c, (Matrix){ 1, dh, &AT(x, t, 0) },
+                    (Matrix){ 1, dh, &AT(cached, t, 0) });
+    ck_assert(matrix_largest_difference(full, cached) == 0.0);
+    decode_cache_free(&c);
+    multihead_free(&m);
+    Matrix *all[] = { &x, &full, &cached, &weights };
+    for (int a = 0; a < 4; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
 Suite *decode_suite(void)
 {
     Suite *suite = suite_create("decode");
@@ -550,6 +863,13 @@ Suite *decode_suite(void)
     tcase_add_test(core, greedy_and_a_cold_temperature_pick_the_arg_max);
     tcase_add_test(core, a_token_of_probability_zero_is_never_drawn);
     tcase_add_test(core, the_frequencies_of_many_draws_match_the_softmax);
+    tcase_add_test(core, every_half_survives_the_round_trip_and_rounding_is_to_the_nearest);
+    tcase_add_test(core, a_half_cache_is_a_float_cache_of_the_rounded_numbers);
+    tcase_add_test(core, eight_bits_keep_each_number_within_half_its_scale);
+    tcase_add_test(core, attention_over_eight_bits_stays_within_the_derived_bound);
+    tcase_add_test(core, a_window_with_sinks_equals_the_band_that_keeps_the_first_columns);
+    tcase_add_test(core, prefill_in_blocks_equals_the_full_pass_with_its_band);
+    tcase_add_test(core, the_bias_by_distance_is_added_as_the_full_pass_adds_it);
     suite_add_tcase(suite, core);
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
