@@ -6,12 +6,14 @@ set ylabel 'GFLOP/s'
 set key top left Left reverse
 f = data('decoding-roofline')
 set xrange [0.03125:64]
+set yrange [0.1:8000]
 set format x '$%g$'
 set format y '$%g$'
 step(n) = n eq 'mha' || n eq 'gqa' || n eq 'mqa'
 short(n) = n eq 'half' || n eq 'eightbit'
 name(n) = n eq 'eightbit' ? '8-bit' : n eq 'prefill' ? 'block' : n
-shift(n) = n eq 'gqa' ? 0.55 : n eq 'mqa' ? 1.8 : n eq 'half' ? 0.6 : n eq 'eightbit' ? 1.5 : 1.0
+shift(n) = n eq 'gqa' ? 0.55 : n eq 'mqa' ? 1.8 : n eq 'half' ? 0.6 : n eq 'eightbit' ? 1.6 : 1.0
+xshift(n) = n eq 'eightbit' ? 0.4 : 1.2
 plot f index 1 using 1:2 with lines lc rgb "#000000" lw 1.5 title 'roof: bandwidth, then peak', \
      f index 0 using 1:(step(strcol(3)) ? $2 : NaN) with points ls 2 pt 7 ps 1.0 \
        title 'one query, float', \
@@ -19,5 +21,6 @@ plot f index 1 using 1:2 with lines lc rgb "#000000" lw 1.5 title 'roof: bandwid
        title 'one query, half and 8-bit', \
      f index 0 using 1:(strcol(3) eq 'prefill' ? $2 : NaN) with points ls 2 pt 9 ps 1.3 \
        title 'a block of queries', \
-     f index 0 using ($1 * 1.2):($2 * shift(strcol(3))):(name(strcol(3))) with labels left \
+     f index 0 using ($1 * xshift(strcol(3))):($2 * shift(strcol(3))):(name(strcol(3))) \
+       with labels left \
        notitle
