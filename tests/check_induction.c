@@ -3,7 +3,9 @@
  * differences, the batch's gradient against the sum of single sequences on any number of
  * threads, shards used again against fresh ones, Adam's first step, the loss falling over a few steps, the data, and the hand-built
  * induction circuit, which copies, scores as it should, and stops copying when its
- * previous-token head is ablated. */
+ * previous-token head is ablated; and the trained model's decoding with chapter 11's caches,
+ * which gives the full pass's probabilities, and with eight bits stays within chapter 11's
+ * bound. */
 #include <check.h>
 #include <math.h>
 #include <omp.h>
@@ -665,6 +667,174 @@ START_TEST(the_backward_pass_refuses_a_mean_ablated_model)
 }
 END_TEST
 
+/* Decoded token by token with a cache per layer, the model gives the full pass's
+ * probabilities at every position, to float's rounding, and the program's measure of the
+ * difference is this one.  The biases are drawn, not zero: the same decoder with its
+ * caches' biases taken away differs by far more. */
+START_TEST(decoding_gives_the_probabilities_of_the_full_pass)
+{
+    const InductionShape s = { 7, 12, 16, 2 };
+    InductionModel m = random_model(s, 71);
+    ck_assert_double_gt(fabs(AT(m.stack.bias[1], 1, 3)), 0.1);
+    int *tokens = draw_batch(s, 3, 2, 72, NULL);
+    InductionWork w = induction_work_new(s, 1);
+    InductionDecoder d = induction_decoder_new(&m, DECODE_FLOAT),
+                     blind = induction_decoder_new(&m, DECODE_FLOAT);
+    double p[7], q[7], worst = 0.0, without = 0.0;
+    for (int b = 0; b < 3; b++) {
+        const int *x = &tokens[b * s.length];
+        induction_forward(&m, x, &w);
+        softmax64_row(&AT(w.logits, s.length - 1, 0), s.vocab);
+        induction_decoder_restart(&d);
+        induction_decoder_restart(&blind);
+        for (int l = 0; l < 2; l++)
+            blind.cache[l].bias = NULL;
+        for (int t = 0; t < s.length; t++) {
+            induction_decode(&d, x[t], p);
+            induction_decode(&blind, x[t], q);
+            for (int v = 0; v < s.vocab; v++) {
+                worst = fmax(worst, fabs(p[v] - AT(w.logits, t, v)));
+                without = fmax(without, fabs(q[v] - AT(w.logits, t, v)));
+            }
+        }
+    }
+    ck_assert_double_le(worst, 1e-5);
+    ck_assert_double_gt(without, 1e-2);
+    ck_assert_double_eq(induction_decoded_difference(&m, tokens, 3), worst);
+    induction_decoder_free(&d);
+    induction_decoder_free(&blind);
+    induction_work_free(&w);
+    free(tokens);
+    induction_free(&m);
+}
+END_TEST
+
+/* Chapter 11's bound on the error of one layer's output with an eight-bit cache,
+ *   |o'_c - o_c| <= (e^{2 eps} - 1) max_j |v_jc| + max_j |dv_jc|,
+ * with eps = max over the stored tiles of sum_c |q_c| s_c / (2 sqrt(d_head)), s_c the
+ * largest |k_jc| of the tile over 127, and |dv_jc| <= max_c |v_jc| / 254.  Layer 1's
+ * queries, keys and values are computed here in double from the model; the bound of
+ * head output c at position t goes into error[c]. */
+static void eightbit_bound(const MultiHead64 *l, const double *q, const double *k,
+                           const double *v, int t, int tile, double *error)
+{
+    const int d = l->d_model, dh = l->d_head;
+    for (int h = 0; h < l->n_heads; h++) {
+        double eps = 0.0, dv = 0.0;
+        for (int first = 0; first + tile <= t + 1; first += tile) {  /* the stored tiles */
+            double sum = 0.0;
+            for (int c = h * dh; c < (h + 1) * dh; c++) {
+                double top = 0.0;
+                for (int j = first; j < first + tile; j++)
+                    top = fmax(top, fabs(k[j * d + c]));
+                sum += fabs(q[c]) * top / 127.0;
+            }
+            eps = fmax(eps, sum / (2.0 * sqrt((double)dh)));
+        }
+        for (int j = 0; j <= t; j++)
+            for (int c = h * dh; c < (h + 1) * dh; c++)
+                dv = fmax(dv, fabs(v[j * d + c]) / 254.0);
+        for (int c = h * dh; c < (h + 1) * dh; c++) {
+            double top = 0.0;
+            for (int j = 0; j <= t; j++)
+                top = fmax(top, fabs(v[j * d + c]));
+            error[c] = expm1(2.0 * eps) * top + dv;
+        }
+    }
+}
+
+/* Greedy decoding with eight-bit caches stays within chapter 11's bound of decoding with
+ * float caches, on a sequence long enough to store two tiles of keys in eight bits.  Layer
+ * 2 is silenced (its W_O is zero), so that layer 1's error alone reaches the logits, and
+ * layer 1's W_O is the identity, so that the stream's row after the stack is the token's
+ * embedding plus the heads' outputs, whose error the bound is about.  Carried through the
+ * unembedding, |dz_u| <= sum_c error_c |U_cu|, to the softmax, the probabilities move by
+ * at most sum_u |dp_u| <= e^{2 max |dz|} - 1 (chapter 11's argument for the weights).  Both
+ * decoders are fed the data up to the repeat's first token, then the float decoder's greedy
+ * tokens; wherever the float decoder's lead over the runner-up exceeds the bound, the
+ * eight-bit decoder's greedy choice is the same.  And eight bits do change the outputs:
+ * the two caches are not the same. */
+START_TEST(eight_bits_stay_within_the_bound_of_chapter_11)
+{
+    const int tile = decode_tile_slots(), T = 2 * tile + 3, d = 8;
+    const InductionShape s = { 6, T, d, 2 };
+    InductionModel m = random_model(s, 81);
+    induction_ablate(&m, 1, 0);
+    induction_ablate(&m, 1, 1);
+    const MultiHead64 *l = &m.stack.layer[0];
+    for (int r = 0; r < d; r++)
+        for (int c = 0; c < d; c++)
+            AT(l->w_out, r, c) = r == c;
+    int repeat;
+    int *data = draw_batch(s, 1, 2, 82, &repeat);
+    InductionDecoder f = induction_decoder_new(&m, DECODE_FLOAT),
+                     e = induction_decoder_new(&m, DECODE_EIGHTBIT);
+    double *k = calloc((size_t)T * d, sizeof *k), *v = calloc((size_t)T * d, sizeof *v);
+    double pf[6], pe[6], q[8], error[8], largest = 0.0;
+    int token = data[0], led = 0;
+    for (int t = 0; t < T; t++) {
+        induction_decode(&f, token, pf);
+        induction_decode(&e, token, pe);
+        for (int c = 0; c < d; c++) {
+            q[c] = k[t * d + c] = v[t * d + c] = 0.0;
+            for (int r = 0; r < d; r++) {
+                q[c] += AT(m.embed, token, r) * AT(l->w_query, r, c);
+                k[t * d + c] += AT(m.embed, token, r) * AT(l->w_key, r, c);
+                v[t * d + c] += AT(m.embed, token, r) * AT(l->w_value, r, c);
+            }
+        }
+        eightbit_bound(l, q, k, v, t, tile, error);
+        for (int c = 0; c < d; c++) {
+            const double moved = fabs((double)e.x.data[c] - f.x.data[c]);
+            ck_assert_double_le(moved, error[c] + 1e-5);
+            largest = fmax(largest, moved);
+        }
+        double dz = 0.0, shift = 0.0;
+        for (int u = 0; u < s.vocab; u++) {
+            double sum = 0.0;
+            for (int c = 0; c < d; c++)
+                sum += error[c] * fabs(AT(m.unembed, c, u));
+            dz = fmax(dz, sum);
+            shift += fabs(pe[u] - pf[u]);
+        }
+        const double bound = expm1(2.0 * dz) + 1e-5;
+        ck_assert_double_le(shift, bound);
+        int best = 0, second = 1;
+        for (int u = 1; u < s.vocab; u++)
+            if (pf[u] > pf[best]) {
+                second = best;
+                best = u;
+            } else if (pf[u] > pf[second])
+                second = u;
+        if (pf[best] - pf[second] > bound) {
+            ck_assert_int_eq(decode_sample(pe, s.vocab, 0.0, NULL), best);
+            led++;
+        }
+        if (t + 1 < T)
+            token = t + 1 <= T - repeat ? data[t + 1] : best;
+    }
+    ck_assert_double_gt(largest, 1e-4);
+    ck_assert_int_gt(led, 0);
+    free(k);
+    free(v);
+    free(data);
+    induction_decoder_free(&f);
+    induction_decoder_free(&e);
+    induction_free(&m);
+}
+END_TEST
+
+/* The cache's step has no replaced head: the decoder refuses a mean-ablated model. */
+START_TEST(the_decoder_refuses_a_mean_ablated_model)
+{
+    const InductionShape s = { 6, 10, 8, 2 };
+    InductionModel m = random_model(s, 91);
+    int *batch = draw_batch(s, 2, 2, 92, NULL);
+    induction_mean_ablate(&m, 0, 1, batch, 2);
+    induction_decoder_new(&m, DECODE_FLOAT);
+}
+END_TEST
+
 Suite *induction_suite(void)
 {
     Suite *suite = suite_create("induction");
@@ -693,6 +863,10 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, zeroing_a_second_layer_head_leaves_the_scores_alone);
     tcase_add_test(circuit, a_composition_score_is_at_most_one_and_ignores_scale);
     suite_add_tcase(suite, circuit);
+    TCase *decoded = tcase_create("decoded");
+    tcase_add_test(decoded, decoding_gives_the_probabilities_of_the_full_pass);
+    tcase_add_test(decoded, eight_bits_stay_within_the_bound_of_chapter_11);
+    suite_add_tcase(suite, decoded);
     TCase *eigen = tcase_create("eigenvalues");
     tcase_add_test(eigen, a_triangular_matrix_has_its_diagonal_as_eigenvalues);
     tcase_add_test(eigen, a_rotation_has_a_conjugate_pair_on_the_unit_circle);
@@ -707,6 +881,7 @@ Suite *induction_suite(void)
     tcase_add_test_raise_signal(refused, evaluate_refuses_a_segment_longer_than_half, SIGABRT);
     tcase_add_test_raise_signal(refused, the_backward_pass_refuses_a_mean_ablated_model,
                                 SIGABRT);
+    tcase_add_test_raise_signal(refused, the_decoder_refuses_a_mean_ablated_model, SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
