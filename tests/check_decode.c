@@ -376,14 +376,15 @@ END_TEST
  * 64 floats rounded up and one tile; a short latency still asks one of each. */
 START_TEST(the_distance_ahead_is_latency_times_bandwidth)
 {
-    const DecodeAhead a = decode_ahead_for(100.0, 10.0, 64);
+    const DecodeAhead a = decode_ahead_for(100.0, 10.0, 64, decode_tile_slots());
     ck_assert_int_eq(a.value_rows, 4);
     ck_assert_int_eq(a.key_tiles, 1);
     const int tile_bytes = 64 * 4 * decode_tile_slots();
-    const DecodeAhead far = decode_ahead_for(3.0 * tile_bytes / 10.0 + 1.0, 10.0, 64);
+    const DecodeAhead far = decode_ahead_for(3.0 * tile_bytes / 10.0 + 1.0, 10.0, 64,
+                                              decode_tile_slots());
     ck_assert_int_eq(far.key_tiles, 4);
     ck_assert_int_eq(far.value_rows, 3 * decode_tile_slots() + 1);
-    const DecodeAhead near = decode_ahead_for(1.0, 1.0, 64);
+    const DecodeAhead near = decode_ahead_for(1.0, 1.0, 64, decode_tile_slots());
     ck_assert(near.value_rows == 1 && near.key_tiles == 1);
     ck_assert_double_gt(decode_latency_ns(1 << 16, 100), 0.0);
 }
@@ -568,10 +569,11 @@ START_TEST(every_half_survives_the_round_trip_and_rounding_is_to_the_nearest)
 }
 END_TEST
 
-static KvCache filled_in(DecodeFormat format, int heads, int kv, int dh, int positions,
-                         const float *keys, const float *values)
+static KvCache filled_in(DecodeFormat format, int tile, int heads, int kv, int dh,
+                         int positions, const float *keys, const float *values)
 {
-    KvCache c = decode_cache_make((KvShape){ heads, kv, dh, positions, false, 0, format });
+    KvCache c = decode_cache_make((KvShape){ heads, kv, dh, positions, false, 0, format,
+                                            tile });
     for (int p = 0; p < positions; p++)
         decode_cache_append(&c, keys + (size_t)p * kv * dh, values + (size_t)p * kv * dh);
     return c;
@@ -585,8 +587,8 @@ static float *normal_numbers(int count, Rng *rng)
     return x;
 }
 
-/* The half cache reads exactly what it stores: its outputs are those of a float cache that
- * holds the same numbers rounded to halves, bit for bit. */
+/* The half cache reads exactly what it stores: its outputs, with every width of tile, are
+ * those of a float cache that holds the same numbers rounded to halves, bit for bit. */
 START_TEST(a_half_cache_is_a_float_cache_of_the_rounded_numbers)
 {
     const int heads = 4, kv = 2, dh = 20, positions = 3 * decode_tile_slots() + 5;
@@ -600,20 +602,26 @@ START_TEST(a_half_cache_is_a_float_cache_of_the_rounded_numbers)
         rounded_keys[e] = decode_from_half(decode_to_half(keys[e]));
         rounded_values[e] = decode_from_half(decode_to_half(values[e]));
     }
-    KvCache half = filled_in(DECODE_HALF, heads, kv, dh, positions, keys, values);
     KvCache rounded =
-        filled_in(DECODE_FLOAT, heads, kv, dh, positions, rounded_keys, rounded_values);
-    KvCache exact = filled_in(DECODE_FLOAT, heads, kv, dh, positions, keys, values);
+        filled_in(DECODE_FLOAT, 0, heads, kv, dh, positions, rounded_keys, rounded_values);
+    KvCache exact = filled_in(DECODE_FLOAT, 0, heads, kv, dh, positions, keys, values);
     float *q = normal_numbers(heads * dh, &rng), a[4 * 20], b[4 * 20], e[4 * 20];
-    decode_attend(&half, q, a);
     decode_attend(&rounded, q, b);
     decode_attend(&exact, q, e);
-    ck_assert(memcmp(a, b, sizeof a) == 0);
-    ck_assert(memcmp(a, e, sizeof a) != 0);       /* the rounding did change something */
-    ck_assert(decode_cache_bytes(&half) * 2 == decode_cache_bytes(&exact));
-    KvCache *all[] = { &half, &rounded, &exact };
-    for (int c = 0; c < 3; c++)
-        decode_cache_free(all[c]);
+    int tiles[DECODE_TILE_CHOICES];
+    for (int w = 0; w < decode_tile_choices(tiles); w++) {
+        KvCache half =
+            filled_in(DECODE_HALF, tiles[w], heads, kv, dh, positions, keys, values);
+        decode_attend(&half, q, a);
+        ck_assert_msg(memcmp(a, b, sizeof a) == 0, "tile %d", tiles[w]);
+        ck_assert(decode_cache_bytes(&half) * 2 ==
+                  decode_cache_bytes(&exact) * (size_t)half.tiles * half.tile /
+                      ((size_t)exact.tiles * exact.tile));
+        decode_cache_free(&half);
+    }
+    ck_assert(memcmp(b, e, sizeof b) != 0);       /* the rounding did change something */
+    decode_cache_free(&rounded);
+    decode_cache_free(&exact);
     free(keys), free(values), free(rounded_keys), free(rounded_values), free(q);
 }
 END_TEST
@@ -630,7 +638,7 @@ START_TEST(eight_bits_keep_each_number_within_half_its_scale)
     float *keys = normal_numbers(count, &rng), *values = normal_numbers(count, &rng);
     for (int p = 0; p < positions; p++)
         keys[p * heads * dh + 5] *= 20.0f;          /* a channel of outliers in head 0 */
-    KvCache c = filled_in(DECODE_EIGHTBIT, heads, heads, dh, positions, keys, values);
+    KvCache c = filled_in(DECODE_EIGHTBIT, 0, heads, heads, dh, positions, keys, values);
     for (int g = 0; g < heads; g++)
         for (int p = 0; p < positions; p++) {
             const int t = p / tile, lane = p % tile;
@@ -667,63 +675,78 @@ START_TEST(eight_bits_keep_each_number_within_half_its_scale)
 }
 END_TEST
 
-/* Attention over an eight-bit cache is within the bound of the text of the float result:
- * (e^(2 eps) - 1) max |v| + max |dv|, eps the largest change of a score, computed here
- * from the stored numbers themselves. */
+/* The derived bound of head h, (e^(2 eps) - 1) max|v| + max|dv|, from what the cache stored:
+ * eps is the largest change of a scaled score, over every position. */
+static double eight_bit_bound(const KvCache *bytes, int h, int positions, const float *keys,
+                              const float *values, const float *q)
+{
+    const int kv = bytes->kv_heads, dh = bytes->d_head, g = h / (bytes->n_heads / kv);
+    const int tile = bytes->tile;
+    double eps = 0.0, v_top = 0.0, dv_top = 0.0;
+    for (int p = 0; p < positions; p++) {
+        const int t = p / tile, lane = p % tile;
+        const bool stored = (t + 1) * tile <= positions;
+        double change = 0.0;
+        const size_t row = (size_t)g * bytes->tiles * tile + (size_t)p;
+        for (int k = 0; k < dh; k++) {
+            const float x = keys[(p * kv + g) * dh + k];
+            const size_t at = (((size_t)g * bytes->tiles + t) * dh + k) * tile + lane;
+            const float s = bytes->key_scales[((size_t)g * bytes->tiles + t) * dh + k];
+            const double stored_x = stored ? (double)s * bytes->byte_keys[at] : x;
+            change += q[h * dh + k] * (stored_x - x);
+            const float v = values[(p * kv + g) * dh + k];
+            const double dv =
+                (double)bytes->value_scales[row] * bytes->byte_values[row * dh + k] - v;
+            v_top = fabs(v) > v_top ? fabs(v) : v_top;
+            dv_top = fabs(dv) > dv_top ? fabs(dv) : dv_top;
+        }
+        eps = fmax(eps, fabs(change) / sqrt((double)dh));
+    }
+    return (exp(2 * eps) - 1) * v_top + dv_top + 1e-5;
+}
+
+/* Attention over an eight-bit cache, with every width of tile, is within the bound of the
+ * text of the float result: (e^(2 eps) - 1) max |v| + max |dv|, eps the largest change of a
+ * score, computed here from the stored numbers themselves. */
 START_TEST(attention_over_eight_bits_stays_within_the_derived_bound)
 {
-    const int heads = 4, kv = 2, group = heads / kv, dh = 32;
+    const int heads = 4, kv = 2, dh = 32;
     const int positions = 4 * decode_tile_slots() + 9;
     Rng rng;
     rng_seed(&rng, 19, 1);
     const int count = positions * kv * dh;
     float *keys = normal_numbers(count, &rng), *values = normal_numbers(count, &rng);
-    KvCache bytes = filled_in(DECODE_EIGHTBIT, heads, kv, dh, positions, keys, values);
-    KvCache exact = filled_in(DECODE_FLOAT, heads, kv, dh, positions, keys, values);
     float *q = normal_numbers(heads * dh, &rng), a[4 * 32], b[4 * 32];
-    decode_attend(&bytes, q, a);
+    KvCache exact = filled_in(DECODE_FLOAT, 0, heads, kv, dh, positions, keys, values);
     decode_attend(&exact, q, b);
-    const int tile = decode_tile_slots();
-    for (int h = 0; h < heads; h++) {
-        const int g = h / group;
-        double eps = 0.0, v_top = 0.0, dv_top = 0.0;
-        for (int p = 0; p < positions; p++) {
-            const int t = p / tile, lane = p % tile;
-            const bool stored = (t + 1) * tile <= positions;
-            double change = 0.0;
-            const size_t row = (size_t)g * bytes.tiles * tile + (size_t)p;
-            for (int k = 0; k < dh; k++) {
-                const float x = keys[(p * kv + g) * dh + k];
-                const size_t at = (((size_t)g * bytes.tiles + t) * dh + k) * tile + lane;
-                const float s = bytes.key_scales[((size_t)g * bytes.tiles + t) * dh + k];
-                const double stored_x = stored ? (double)s * bytes.byte_keys[at] : x;
-                change += q[h * dh + k] * (stored_x - x);
-                const float v = values[(p * kv + g) * dh + k];
-                const double dv = (double)bytes.value_scales[row] *
-                                  bytes.byte_values[row * dh + k] - v;
-                v_top = fabs(v) > v_top ? fabs(v) : v_top;
-                dv_top = fabs(dv) > dv_top ? fabs(dv) : dv_top;
-            }
-            eps = fmax(eps, fabs(change) / sqrt((double)dh));
+    int tiles[DECODE_TILE_CHOICES];
+    for (int w = 0; w < decode_tile_choices(tiles); w++) {
+        KvCache bytes =
+            filled_in(DECODE_EIGHTBIT, tiles[w], heads, kv, dh, positions, keys, values);
+        decode_attend(&bytes, q, a);
+        for (int h = 0; h < heads; h++) {
+            const double bound = eight_bit_bound(&bytes, h, positions, keys, values, q);
+            const double worst = matrix_largest_difference(
+                (Matrix){ 1, dh, a + h * dh }, (Matrix){ 1, dh, b + h * dh });
+            ck_assert_msg(worst <= bound, "tile %d, head %d: %g > %g", tiles[w], h, worst,
+                          bound);
+            ck_assert(worst > 0.0);
         }
-        const double bound = (exp(2 * eps) - 1) * v_top + dv_top + 1e-5;
-        const double worst = matrix_largest_difference((Matrix){ 1, dh, a + h * dh },
-                                                       (Matrix){ 1, dh, b + h * dh });
-        ck_assert_msg(worst <= bound, "head %d: %g > %g", h, worst, bound);
-        ck_assert(worst > 0.0);
+        ck_assert(2 * decode_cache_bytes(&bytes) < decode_cache_bytes(&exact));
+        decode_cache_free(&bytes);
     }
-    ck_assert(2 * decode_cache_bytes(&bytes) < decode_cache_bytes(&exact));
-    decode_cache_free(&bytes);
     decode_cache_free(&exact);
     free(keys), free(values), free(q);
 }
 END_TEST
 
-static void decode_with_sinks(const MultiHead *m, Matrix x, DecodeBand band, Matrix output)
+static void decode_with_sinks(const MultiHead *m, Matrix x, DecodeBand band, int tile,
+                              Matrix output)
 {
     KvCache c = decode_cache_make((KvShape){ m->n_heads, m->n_heads, m->d_head,
                                             band.window + band.sinks, true, band.sinks,
-                                            DECODE_FLOAT });
+                                            DECODE_FLOAT, tile });
+    ck_assert_int_eq(c.tile, tile == 0 ? decode_tile_slots() : tile);
     for (int t = 0; t < x.rows; t++)
         decode_step(m, NULL, &c, (Matrix){ 1, x.cols, &AT(x, t, 0) },
                     (Matrix){ 1, x.cols, &AT(output, t, 0) });
@@ -731,7 +754,8 @@ static void decode_with_sinks(const MultiHead *m, Matrix x, DecodeBand band, Mat
 }
 
 /* A window with sinks is the band mask that keeps the first k columns, bit for bit, for
- * lengths well past the ring's wrap; without the sinks it is not. */
+ * lengths well past the ring's wrap, with every width of tile; without the sinks it is
+ * not. */
 START_TEST(a_window_with_sinks_equals_the_band_that_keeps_the_first_columns)
 {
     const int d = 24, heads = 3, T = 2 * decode_tile_slots() + 11;
@@ -742,10 +766,15 @@ START_TEST(a_window_with_sinks_equals_the_band_that_keeps_the_first_columns)
     MultiHead m = multihead_new(d, heads, &rng);
     Matrix x = matrix_new_normal(T, d, &rng, 1.0f), full = matrix_new(T, d),
            cached = matrix_new(T, d), plain = matrix_new(T, d);
+    int tiles[DECODE_TILE_CHOICES + 1] = { 0 };
+    const int widths = decode_tile_choices(tiles + 1) + 1;
     for (int b = 0; b < 5; b++) {
         decode_full_forward(&m, NULL, x, bands[b], full);
-        decode_with_sinks(&m, x, bands[b], cached);
-        ck_assert_msg(matrix_largest_difference(full, cached) == 0.0, "band %d", b);
+        for (int w = 0; w < widths; w++) {
+            decode_with_sinks(&m, x, bands[b], tiles[w], cached);
+            ck_assert_msg(matrix_largest_difference(full, cached) == 0.0,
+                          "band %d, tile %d", b, tiles[w]);
+        }
         decode_full_forward(&m, NULL, x, (DecodeBand){ bands[b].window, 0 }, plain);
         ck_assert(matrix_largest_difference(full, plain) > 1e-4);
     }
@@ -775,7 +804,7 @@ START_TEST(prefill_in_blocks_equals_the_full_pass_with_its_band)
             const bool ring = bands[b].window > 0;
             KvCache c = decode_cache_make((KvShape){
                 heads, heads, d / heads, ring ? bands[b].window + bands[b].sinks : T, ring,
-                bands[b].sinks, DECODE_FLOAT });
+                bands[b].sinks, DECODE_FLOAT, 0 });
             for (int t = 0; t < T; t += blocks[s]) {
                 const int r = T - t < blocks[s] ? T - t : blocks[s];
                 decode_prefill(&m, &rope, &c, (Matrix){ r, d, &AT(x, t, 0) },
