@@ -386,6 +386,12 @@ START_TEST(the_distance_ahead_is_latency_times_bandwidth)
     ck_assert_int_eq(far.value_rows, 3 * decode_tile_slots() + 1);
     const DecodeAhead near = decode_ahead_for(1.0, 1.0, 64, decode_tile_slots());
     ck_assert(near.value_rows == 1 && near.key_tiles == 1);
+    int tiles[DECODE_TILE_CHOICES];
+    decode_tile_choices(tiles);
+    const DecodeAhead narrow = decode_ahead_for(3.0 * tile_bytes / 10.0 + 1.0, 10.0, 64,
+                                                tiles[0]);
+    ck_assert_int_eq(narrow.key_tiles, 3 * decode_tile_slots() / tiles[0] + 1);
+    ck_assert_int_eq(narrow.value_rows, far.value_rows);
     ck_assert_double_gt(decode_latency_ns(1 << 16, 100), 0.0);
 }
 END_TEST
@@ -499,6 +505,16 @@ END_TEST
 START_TEST(query_heads_must_be_a_multiple_of_kv_heads)
 {
     KvCache c = decode_cache_new(6, 4, 8, 10, false);
+    decode_cache_free(&c);
+}
+END_TEST
+
+START_TEST(a_tile_must_be_one_of_the_choices)
+{
+    int tiles[DECODE_TILE_CHOICES];
+    decode_tile_choices(tiles);
+    KvCache c = decode_cache_make(
+        (KvShape){ 2, 2, 8, 10, false, 0, DECODE_FLOAT, tiles[0] + 1 });
     decode_cache_free(&c);
 }
 END_TEST
@@ -904,6 +920,7 @@ Suite *decode_suite(void)
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, a_full_cache_refuses_another_position, SIGABRT);
     tcase_add_test_raise_signal(refused, query_heads_must_be_a_multiple_of_kv_heads, SIGABRT);
+    tcase_add_test_raise_signal(refused, a_tile_must_be_one_of_the_choices, SIGABRT);
     tcase_add_test_raise_signal(refused, a_mask_refuses_more_queries_than_keys, SIGABRT);
     tcase_add_test_raise_signal(refused, the_sampler_refuses_a_negative_temperature, SIGABRT);
     tcase_add_test_raise_signal(refused, an_empty_cache_cannot_be_read, SIGABRT);
