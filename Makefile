@@ -50,6 +50,12 @@ PORT_TOOLS    := clang gcc-12 gcc-11 clang-14 clang-19 clang-22 aarch64-linux-gn
 PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang gcc-12 gcc-11 clang-19 clang-22 \
                  $(if $(wildcard /usr/lib/llvm-*/lib/clang/*/include/omp.h),,libomp-dev) check:arm64 \
                  libsubunit-dev:arm64
+# `make bench` compares chapter 7's head with NumPy's where NumPy is there, and installs it the same
+# way, with OpenBLAS, which NumPy then uses for its products instead of the reference BLAS (a
+# hundred times slower on this book's machines); where it cannot, the bench goes on and the
+# chapter says the comparison was skipped.
+BENCH_TOOLS    := /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0
+BENCH_PACKAGES := python3-numpy libopenblas0-pthread
 # Every program run goes through this lock, so that timed runs never share the machine, even
 # under make -j.
 RUN_LOCK := flock generated/.run.lock
@@ -504,6 +510,8 @@ BENCH_ARGS_cost = $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_C
 # sweep, and keeps the plan beside itself.
 ISA_PLANS   := $(patsubst %,%.plan,$(ISA_COSTS))
 bench: $(BINARIES) $(ISA_COSTS) $(ISA_PLANS)
+	$(Q)tools/deps.sh generated/stamps/deps-bench '$(BENCH_TOOLS)' '$(BENCH_PACKAGES)' \
+	  || echo "  (the comparison with NumPy will be skipped)"
 	$(Q)mkdir -p generated/data
 	$(Q)ran=""; $(foreach p,$(PROGRAMS),\
 	  if generated/bin/$(p) --help | grep -q -e '^ *--bench '; then echo "  BENCH    $(p)"; \

@@ -118,12 +118,19 @@ START_TEST(flash_gives_the_same_bits_on_any_number_of_threads)
     random_matrices(n, d, 40, &q, &k, &v);
     Matrix one = matrix_new(n, d), many = matrix_new(n, d);
     cost_attend(COST_VEXP, q, k, v, one, 1);
-    for (int threads = 1; threads <= 4; threads++) {
-        cost_attend(COST_FLASH, q, k, v, many, threads);
-        ck_assert(memcmp(one.data, many.data, (size_t)n * d * sizeof(float)) == 0);
-        cost_attend(COST_STATIC, q, k, v, many, threads);
-        ck_assert(memcmp(one.data, many.data, (size_t)n * d * sizeof(float)) == 0);
+    for (int s = 0; s < COST_SCHEDULES; s++) {
+        cost_schedule_use((CostSchedule)s);
+        for (int threads = 1; threads <= 4; threads++) {
+            memset(many.data, 0, (size_t)n * d * sizeof(float));
+            cost_attend(COST_FLASH, q, k, v, many, threads);
+            ck_assert_msg(memcmp(one.data, many.data, (size_t)n * d * sizeof(float)) == 0,
+                          "schedule %s, %d threads", cost_schedule_names[s], threads);
+            memset(many.data, 0, (size_t)n * d * sizeof(float));
+            cost_attend(COST_STATIC, q, k, v, many, threads);
+            ck_assert(memcmp(one.data, many.data, (size_t)n * d * sizeof(float)) == 0);
+        }
     }
+    cost_schedule_use(COST_SCHEDULE_DYNAMIC);
     matrix_free(&one);
     matrix_free(&many);
     free_matrices(&q, &k, &v);
@@ -586,22 +593,56 @@ START_TEST(the_planner_names_the_fastest_kernel_it_timed)
 }
 END_TEST
 
-/* A saved plan loads back whole; a plan whose key differs, or that ends early, is no plan. */
+/* The schedule's planner times every schedule on several threads and names the fastest; on one
+ * thread it times nothing and keeps the dynamic schedule.  The schedule in use stays as it was. */
+START_TEST(the_planner_names_the_fastest_schedule_it_timed)
+{
+    Matrix q, k, v;
+    random_matrices(200, 32, 81, &q, &k, &v);
+    double ms[COST_SCHEDULES];
+    cost_schedule_use(COST_SCHEDULE_CYCLIC);
+    const CostSchedule best = cost_plan_schedule(q, k, v, 3, 2, 60.0, ms);
+    for (int s = 0; s < COST_SCHEDULES; s++)
+        ck_assert(isfinite(ms[s]) && ms[s] > 0.0 && ms[best] <= ms[s]);
+    ck_assert_int_eq(cost_schedule_in_use(), COST_SCHEDULE_CYCLIC);
+    ck_assert_int_eq(cost_plan_schedule(q, k, v, 1, 2, 60.0, ms), COST_SCHEDULE_DYNAMIC);
+    for (int s = 0; s < COST_SCHEDULES; s++)
+        ck_assert(isnan(ms[s]));
+    cost_schedule_use(COST_SCHEDULE_DYNAMIC);
+    free_matrices(&q, &k, &v);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text, size_t length)
+{
+    FILE *file = fopen(path, "w");
+    ck_assert(file != NULL);
+    fwrite(text, 1, length, file);
+    fclose(file);
+}
+
+/* A saved plan loads back whole, the schedule and a time not taken (NaN) included; a plan whose
+ * key differs, or that ends early, is no plan. */
 START_TEST(a_plan_loads_back_only_under_its_own_key)
 {
     char path[] = "/tmp/check-cost-plan-XXXXXX";
     const int descriptor = mkstemp(path);
     ck_assert(descriptor >= 0);
     close(descriptor);
-    const int count = cost_kernel_count(), chosen = count - 1;
+    const int count = cost_kernel_count();
     double ms[128], loaded[128];
     for (int i = 0; i < count; i++)
         ms[i] = 10.0 + i / 8.0;
-    ck_assert(cost_plan_save(path, chosen, ms));
-    int back = -1;
-    ck_assert(cost_plan_load(path, &back, loaded) && back == chosen);
+    const CostPlan plan = { count - 1, ms, COST_SCHEDULE_CYCLIC, { 3.5, NAN, 2.25 } };
+    ck_assert(cost_plan_save(path, &plan));
+    CostPlan back = { .kernel_ms = loaded };
+    ck_assert(cost_plan_load(path, &back));
+    ck_assert_int_eq(back.kernel, plan.kernel);
+    ck_assert_int_eq(back.schedule, COST_SCHEDULE_CYCLIC);
     for (int i = 0; i < count; i++)
         ck_assert_double_eq_tol(loaded[i], ms[i], 1e-4);
+    ck_assert(back.schedule_ms[0] == 3.5 && isnan(back.schedule_ms[1])
+              && back.schedule_ms[2] == 2.25);
     char text[20000];
     FILE *file = fopen(path, "r");
     const size_t length = fread(text, 1, sizeof text - 1, file);
@@ -610,17 +651,18 @@ START_TEST(a_plan_loads_back_only_under_its_own_key)
     char *cpu = strstr(text, "\ncpu ");
     ck_assert(cpu != NULL);
     cpu[5] ^= 1;                                    /* another processor */
-    file = fopen(path, "w");
-    fputs(text, file);
-    fclose(file);
-    ck_assert(!cost_plan_load(path, &back, loaded));
+    write_text(path, text, length);
+    ck_assert(!cost_plan_load(path, &back));
     cpu[5] ^= 1;
-    file = fopen(path, "w");
-    fwrite(text, 1, length - 8, file);              /* the last time cut short */
-    fclose(file);
-    ck_assert(!cost_plan_load(path, &back, loaded));
+    write_text(path, text, length - 8);             /* the last time cut short */
+    ck_assert(!cost_plan_load(path, &back));
+    char *schedule = strstr(text, "\nschedule 2\n");
+    ck_assert(schedule != NULL);
+    schedule[10] = '7';                             /* a schedule there is not */
+    write_text(path, text, length);
+    ck_assert(!cost_plan_load(path, &back));
     remove(path);
-    ck_assert(!cost_plan_load(path, &back, loaded));
+    ck_assert(!cost_plan_load(path, &back));
 }
 END_TEST
 
@@ -645,6 +687,7 @@ Suite *cost_suite(void)
     tcase_add_test(parts, variants_are_found_by_name_and_refuse_widths_they_cannot_tile);
     tcase_add_test(parts, the_bandwidth_sum_counts_every_element_once);
     tcase_add_test(parts, the_schedule_bound_matches_an_exhaustive_split_on_two_threads);
+    tcase_add_test(parts, the_planner_names_the_fastest_schedule_it_timed);
     tcase_add_test(parts, the_profile_of_flash_gives_its_bits_and_counts_every_flop_once);
     tcase_add_test(parts, the_traffic_model_matches_a_count_and_the_closed_form);
     tcase_add_test(parts, the_loop_orders_compute_the_same_product);
