@@ -1,0 +1,31 @@
+# Chapter 13: the best previous-token head (left) and the best induction head (right) on a
+# passage of held-out text; query rows, key columns, the passage's bytes on both axes.  The
+# data has two blocks of "query key weight"; the labels are a command the program wrote.
+set terminal cairolatex pdf input colortext size 15cm,8.6cm font ",9"
+set output outfile
+stats data('text-heads') using 1 nooutput
+P = int(STATS_max) + 1
+set xrange [-0.5:P - 0.5]
+set yrange [P - 0.5:-0.5]
+set cbrange [0:1]
+set tics scale 0 font ",5"
+unset key
+unset grid
+set size ratio 1
+load data('text-heads-tics')
+set multiplot
+do for [k = 0:1] {
+    set lmargin at screen 0.06 + k * 0.45
+    set rmargin at screen 0.45 + k * 0.45
+    set tmargin at screen 0.93
+    set bmargin at screen 0.07
+    set title (k == 0 ? 'the best previous-token head' : 'the best induction head') \
+        offset 0,-0.4 font ",8"
+    if (k == 1) {
+        set colorbox user origin screen 0.925, screen 0.15 size screen 0.012, screen 0.7
+    } else {
+        unset colorbox
+    }
+    plot data('text-heads') index k using 2:1:3 with image
+}
+unset multiplot

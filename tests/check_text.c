@@ -1,0 +1,310 @@
+/* Tests of the text module (chapter 13): the held-out split against the files it came from, the
+ * loading of a folder in the order of the names, the baselines against closed forms, the
+ * evaluation against the model's own loss, the head scores of a model with uniform attention
+ * against the scores worked out from the bytes alone, the in-context score of a straight line,
+ * the spelling of every byte for TeX, and the cached decoder of a byte model against its full
+ * pass. */
+#include <check.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "positions.h"
+#include "text.h"
+#include "refusal.h"
+
+static void random_bytes(Rng *rng, unsigned char *bytes, size_t size, uint32_t range)
+{
+    for (size_t t = 0; t < size; t++)
+        bytes[t] = (unsigned char)('a' + rng_below(rng, range));
+}
+
+/* Every file's bytes are its training part followed by its held-out part, the held-out part is
+ * the last tenth, and the split of the same files is the same. */
+START_TEST(the_split_keeps_every_byte_once_in_order)
+{
+    Rng rng;
+    rng_seed(&rng, 5, 1);
+    const size_t sizes[5] = { 0, 9, 10, 101, 4099 };
+    unsigned char *files[5];
+    TextCorpus c = { NULL, NULL, 0, 0, 0 }, again = { NULL, NULL, 0, 0, 0 };
+    for (int f = 0; f < 5; f++) {
+        files[f] = malloc(sizes[f] + 1);
+        random_bytes(&rng, files[f], sizes[f], 26);
+        text_corpus_add(&c, files[f], sizes[f]);
+        text_corpus_add(&again, files[f], sizes[f]);
+    }
+    size_t train = 0, held = 0;
+    for (int f = 0; f < 5; f++) {
+        const size_t cut = text_held_start(sizes[f]);
+        ck_assert_uint_eq(sizes[f] - cut, sizes[f] / 10);
+        ck_assert(memcmp(c.train + train, files[f], cut) == 0);
+        ck_assert(memcmp(c.held + held, files[f] + cut, sizes[f] - cut) == 0);
+        train += cut;
+        held += sizes[f] - cut;
+        free(files[f]);
+    }
+    ck_assert_uint_eq(c.train_size, train);
+    ck_assert_uint_eq(c.held_size, held);
+    ck_assert_int_eq(c.files, 5);
+    ck_assert(memcmp(c.train, again.train, train) == 0);
+    ck_assert(memcmp(c.held, again.held, held) == 0);
+    text_corpus_free(&c);
+    text_corpus_free(&again);
+}
+END_TEST
+
+static void write_file(const char *folder, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    FILE *file = fopen(path, "wb");
+    ck_assert(file != NULL);
+    fputs(text, file);
+    fclose(file);
+}
+
+/* A folder's .nw files are read in the order of their names, whatever the order of writing;
+ * other files are left out; a folder without one is refused with a reason. */
+START_TEST(a_folder_loads_its_sources_in_the_order_of_their_names)
+{
+    char folder[] = "/tmp/check-text-XXXXXX";
+    ck_assert(mkdtemp(folder) != NULL);
+    write_file(folder, "b.nw", "bbbbbbbbbbBBBBBBBBBB");     /* 20 bytes: 18 and 2 */
+    write_file(folder, "a.nw", "aaaaaaaaaA");               /* 10 bytes: 9 and 1 */
+    write_file(folder, "c.txt", "cccccccccc");
+    TextCorpus c;
+    char error[256];
+    ck_assert(text_corpus_load(&c, folder, error, sizeof error));
+    ck_assert_int_eq(c.files, 2);
+    ck_assert_uint_eq(c.train_size, 9 + 18);
+    ck_assert(memcmp(c.train, "aaaaaaaaabbbbbbbbbbBBBBBBBB", 27) == 0);
+    ck_assert(memcmp(c.held, "ABB", 3) == 0);
+    text_corpus_free(&c);
+    char path[512];
+    const char *names[3] = { "a.nw", "b.nw", "c.txt" };
+    for (int n = 0; n < 3; n++) {
+        snprintf(path, sizeof path, "%s/%s", folder, names[n]);
+        remove(path);
+    }
+    ck_assert(!text_corpus_load(&c, folder, error, sizeof error));
+    ck_assert(strstr(error, "no .nw file") != NULL);
+    rmdir(folder);
+    ck_assert(!text_corpus_load(&c, folder, error, sizeof error));
+    ck_assert(strstr(error, "cannot read") != NULL);
+}
+END_TEST
+
+/* Training on every byte once makes each byte's count 2 of 512: 8 bits, whatever is held out.  A
+ * training text "ab" repeated makes p(b | a) = (n + 1) / (n + 256) with n pairs "ab". */
+START_TEST(the_baselines_match_their_closed_forms)
+{
+    unsigned char every[256], held[7] = { 0, 9, 200, 255, 3, 3, 128 };
+    for (int b = 0; b < 256; b++)
+        every[b] = (unsigned char)b;
+    ck_assert_double_eq_tol(text_unigram_bits(every, 256, held, 7), 8.0, 1e-12);
+    unsigned char abab[100];
+    for (int t = 0; t < 100; t++)
+        abab[t] = t % 2 == 0 ? 'a' : 'b';
+    const unsigned char ab[2] = { 'a', 'b' }, ba[2] = { 'b', 'a' }, aa[2] = { 'a', 'a' };
+    ck_assert_double_eq_tol(text_bigram_bits(abab, 100, ab, 2),
+                            -log2(51.0 / (50.0 + 256.0)), 1e-12);
+    ck_assert_double_eq_tol(text_bigram_bits(abab, 100, ba, 2),
+                            -log2(50.0 / (49.0 + 256.0)), 1e-12);
+    ck_assert_double_eq_tol(text_bigram_bits(abab, 100, aa, 2),
+                            -log2(1.0 / (50.0 + 256.0)), 1e-12);
+    ck_assert_double_eq_tol(text_unigram_bits(abab, 100, aa, 2),
+                            -log2(51.0 / 356.0), 1e-12);
+}
+END_TEST
+
+static InductionModel byte_model(int length, int width, int heads, uint64_t seed)
+{
+    const InductionShape s = { 256, length, width, heads };
+    InductionModel m = induction_new(s);
+    Rng rng;
+    rng_seed(&rng, seed, 3);
+    induction_init(&m, &rng);
+    KitParam list[INDUCTION_MATRICES];
+    induction_params(&m, list);
+    for (int p = 0; p < INDUCTION_MATRICES; p++)     /* the biases, which start at 0 */
+        if (list[p].role == KIT_BIAS)
+            for (int e = 0; e < list[p].rows * list[p].cols; e++)
+                list[p].data[e] = 0.3 * rng_normal(&rng);
+    return m;
+}
+
+/* The evaluation is the model's own loss of each window, in bits, and its loss by position
+ * averages to the same number. */
+START_TEST(the_evaluation_is_the_models_loss_in_bits)
+{
+    const int T = 12, windows = 3;
+    InductionModel m = byte_model(T, 8, 2, 7);
+    Rng rng;
+    rng_seed(&rng, 8, 1);
+    unsigned char text[3 * 12 + 5];
+    random_bytes(&rng, text, sizeof text, 20);
+    double by_position[12], expected = 0.0;
+    const double bits = text_evaluate(&m, text, sizeof text, windows, by_position);
+    InductionWork w = induction_work_new(m.shape, 1);
+    int tokens[12];
+    for (int n = 0; n < windows; n++) {
+        for (int t = 0; t < T; t++)
+            tokens[t] = text[n * T + t];
+        expected += induction_forward(&m, tokens, &w) / log(2.0) / windows;
+    }
+    induction_work_free(&w);
+    ck_assert_double_eq_tol(bits, expected, 1e-12);
+    double mean = 0.0;
+    for (int t = 0; t + 1 < T; t++)
+        mean += by_position[t] / (T - 1);
+    ck_assert_double_eq_tol(mean, expected, 1e-12);
+    induction_free(&m);
+}
+END_TEST
+
+/* With every weight zero, each head spreads query i's weight evenly over keys 0..i: its weight
+ * on the byte before is 1/(i+1), and on the places after the matches, their count/(i+1).  Both
+ * are worked out here from the bytes alone. */
+START_TEST(uniform_heads_score_what_the_bytes_alone_give)
+{
+    const int T = 24, windows = 2;
+    InductionModel m = induction_new((InductionShape){ 256, T, 8, 2 });
+    const unsigned char text[48] = "abcabcabxabcqqabcabcaaaaaabcab_abc_abcxyzabcabc";
+    double previous[4], induction[4], want_previous = 0.0, want_induction = 0.0;
+    double matched = 0.0;
+    text_head_scores(&m, text, sizeof text, windows, previous, induction);
+    for (int n = 0; n < windows; n++) {
+        const unsigned char *x = text + n * T;
+        for (int i = 1; i < T; i++) {
+            want_previous += 1.0 / (i + 1) / (windows * (T - 1));
+            int matches = 0;
+            for (int j = 2; j < i; j++)
+                matches += x[j] == x[i] && x[j - 1] == x[i - 1] && x[j - 2] == x[i - 2];
+            if (matches > 0) {
+                want_induction += (double)matches / (i + 1);
+                matched += 1.0;
+            }
+        }
+    }
+    ck_assert(matched > 5.0);
+    for (int h = 0; h < 4; h++) {
+        ck_assert_double_eq_tol(previous[h], want_previous, 1e-12);
+        ck_assert_double_eq_tol(induction[h], want_induction / matched, 1e-12);
+    }
+    induction_free(&m);
+}
+END_TEST
+
+/* A loss falling by one bit per position: the last eighth's mean minus the second eighth's is
+ * the distance between their centres, in nats. */
+START_TEST(the_in_context_score_of_a_straight_line)
+{
+    double by_position[32];
+    for (int t = 0; t < 31; t++)
+        by_position[t] = 40.0 - t;
+    /* second eighth: 4..7, mean position 5.5; last eighth: 27..30, mean 28.5 */
+    ck_assert_double_eq_tol(text_icl_score(by_position, 32), -23.0 * log(2.0), 1e-12);
+}
+END_TEST
+
+/* Every byte is spelled with letters, digits and TeX's own punctuation only, so no byte can
+ * reach TeX as a command or a special character; the spellings are those the text names. */
+START_TEST(every_byte_reaches_tex_spelled)
+{
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = open_memstream(&text, &length);
+    unsigned char every[256];
+    for (int b = 0; b < 256; b++)
+        every[b] = (unsigned char)b;
+    text_write_tex(out, every, 256);
+    fclose(out);
+    for (size_t t = 0; t < length; t++) {
+        const char c = text[t];
+        ck_assert_msg((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                      || c == '\\' || c == '{' || c == '}' || c == ' ',
+                      "character %d at %zu", c, t);
+    }
+    ck_assert(strstr(text, "\\char92{}") != NULL);
+    ck_assert(strstr(text, "\\char123{}") != NULL);
+    ck_assert(strstr(text, "\\textlangle{}80\\textrangle{}") != NULL);
+    ck_assert(strstr(text, "\\textlangle{}0a") == NULL);
+    ck_assert(strstr(text, "\\textparagraph\\newline{}") != NULL);
+    free(text);
+}
+END_TEST
+
+/* Decoded byte by byte with chapter 11's caches, a byte model gives its full pass's
+ * probabilities, to float's rounding. */
+START_TEST(a_byte_model_decodes_as_its_full_pass)
+{
+    InductionModel m = byte_model(16, 16, 4, 11);
+    Rng rng;
+    rng_seed(&rng, 12, 1);
+    int tokens[2 * 16];
+    for (int t = 0; t < 32; t++)
+        tokens[t] = (int)rng_below(&rng, 256);
+    ck_assert(induction_decoded_difference(&m, tokens, 2) < 1e-5);
+    induction_free(&m);
+}
+END_TEST
+
+/* The biases start as ALiBi's, -m_h (i - j) in every layer, with chapter 10's slopes. */
+START_TEST(the_biases_start_as_alibis)
+{
+    InductionModel m = byte_model(16, 16, 4, 13);
+    text_bias_like_alibi(&m);
+    double slopes[4];
+    alibi_slopes(4, slopes);
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < 4; h++)
+            for (int k = 0; k < 16; k++)
+                ck_assert_double_eq(AT(m.stack.bias[l], h, k), -slopes[h] * k);
+    ck_assert(slopes[0] > slopes[3]);
+    induction_free(&m);
+}
+END_TEST
+
+START_TEST(the_bigram_refuses_a_single_byte)
+{
+    const unsigned char one[1] = { 'a' };
+    text_bigram_bits(one, 1, one, 1);
+}
+END_TEST
+
+START_TEST(the_evaluation_refuses_more_windows_than_the_text_holds)
+{
+    InductionModel m = byte_model(8, 8, 2, 3);
+    const unsigned char text[15] = "abcdefghijklmn";
+    text_evaluate(&m, text, sizeof text, 2, NULL);
+}
+END_TEST
+
+Suite *text_suite(void)
+{
+    Suite *suite = suite_create("text");
+    TCase *corpus = tcase_create("corpus");
+    tcase_add_test(corpus, the_split_keeps_every_byte_once_in_order);
+    tcase_add_test(corpus, a_folder_loads_its_sources_in_the_order_of_their_names);
+    tcase_add_test(corpus, the_baselines_match_their_closed_forms);
+    suite_add_tcase(suite, corpus);
+    TCase *model = tcase_create("model");
+    tcase_add_test(model, the_evaluation_is_the_models_loss_in_bits);
+    tcase_add_test(model, uniform_heads_score_what_the_bytes_alone_give);
+    tcase_add_test(model, the_in_context_score_of_a_straight_line);
+    tcase_add_test(model, every_byte_reaches_tex_spelled);
+    tcase_add_test(model, a_byte_model_decodes_as_its_full_pass);
+    tcase_add_test(model, the_biases_start_as_alibis);
+    suite_add_tcase(suite, model);
+    TCase *refused = tcase_create("refused");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, the_bigram_refuses_a_single_byte, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_evaluation_refuses_more_windows_than_the_text_holds,
+                                SIGABRT);
+    suite_add_tcase(suite, refused);
+    return suite;
+}
