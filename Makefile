@@ -56,6 +56,13 @@ PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang gcc
 # chapter says the comparison was skipped.
 BENCH_TOOLS    := /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0
 BENCH_PACKAGES := python3-numpy libopenblas0-pthread
+# `make html` needs tex4ht (texlive-plain-generic), pdftocairo for the figures and Node for the
+# site; `make check-html` drives Debian's headless Chromium through chromedriver.  Each installs
+# its own the same way; nothing is downloaded but Debian packages.
+HTML_TOOLS    := tex4ht t4ht pdftocairo node /usr/share/texlive/texmf-dist/tex/generic/tex4ht/tex4ht.sty
+HTML_PACKAGES := texlive-plain-generic poppler-utils nodejs
+BROWSER_TOOLS    := chromium chromedriver
+BROWSER_PACKAGES := chromium chromium-driver
 # Every program run goes through this lock, so that timed runs never share the machine, even
 # under make -j.
 RUN_LOCK := flock generated/.run.lock
@@ -159,7 +166,7 @@ $(eval $(call keep_stamp,$(RUN_STAMP),$(RUN_TEXT)))
 endif
 
 .PHONY: all tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
-        tests sanitize latex-refs print-rules workbook workbook-proof check-exercise put-back FORCE $(addprefix run-,$(PROGRAMS))
+        tests sanitize latex-refs print-rules workbook workbook-proof check-exercise put-back html check-html FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
 	$(if $(DRY_RUN),,@echo)
@@ -176,6 +183,8 @@ help:
 	@echo "make bench      the long runs of every program that takes --bench"
 	@echo "make portability  the compiler matrix (every file, -Werror, 5 compilers x 14 x86 targets and"
 	@echo "                 4 aarch64 ones), then builds and tests for SSE2, AVX2, native, -DNDEBUG, clang, aarch64"
+	@echo "make html       the HTML edition, in generated/html/ (open generated/html/index.html)"
+	@echo "make check-html the HTML edition checked in headless Chromium (screenshots: generated/html-shots/)"
 	@echo "make workbook   the exercise edition, in workbook/ (there: make check, make check-exercise E=3.2)"
 	@echo "make put-back E=3.2  put an exercise's chunk back into workbook/ from the book"
 	@echo "make clean      remove everything the build made"
@@ -526,6 +535,65 @@ generated/isa/%/bin/cost: FORCE | tangle
 generated/isa/%/bin/cost.plan: generated/isa/%/bin/cost
 	$(say) PLAN $<
 	$(Q)$(RUN_LOCK) $< --plan --out generated/isa/$*
+
+# ---------------------------------------------------------------- the HTML edition
+# The same woven TeX as the PDF's, with every code chunk and every figure's body replaced by a
+# marker (tools/html-chunks.awk, tools/html-figures.awk), goes through tex4ht (book/attention.cfg,
+# tools/html-tex.sh); noweb's own HTML back end writes the chunks, with their links, from the
+# same markup and index filters as the PDF's weave; each figure is typeset alone and converted
+# to SVG (tools/html-figure.sh); tools/html-site.mjs puts them together in generated/html/.
+HTML_BUILD := generated/html-build
+HTML_SCRIPTS := tools/html-chunks.awk tools/html-figures.awk tools/html-figure.sh tools/html-tex.sh \
+                tools/html-site.mjs tools/html/style.css tools/html/book.js book/attention.cfg
+html: generated/html/index.html
+	$(Q)echo "  HTML     open $(CURDIR)/generated/html/index.html"
+
+generated/stamps/deps-html:
+	$(Q)tools/deps.sh $@ '$(HTML_TOOLS)' '$(HTML_PACKAGES)' || exit 1
+
+$(HTML_BUILD)/codes.html: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk | generated/stamps/deps-html
+	$(say) WEAVE 'book/*.nw (HTML)'
+	$(Q)mkdir -p $(@D)
+	$(Q){ $(NOWEB_LIB)/markup $(CHAPTERS); printf '@begin docs 0\n@text <nowebchunks>\n@nl\n@text <nowebindex>\n@nl\n@end docs 0\n'; } | \
+	  $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | $(NOWEB_LIB)/finduses | \
+	  awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/tohtml -localindex > $@.tmp
+	$(Q)mv $@.tmp $@
+
+# The woven TeX with its markers, cut where the appendices begin as the PDF's is; the figures'
+# pages are written beside it, one per figure, and each becomes an SVG.
+$(HTML_BUILD)/figures/converted: generated/tex/chapters.tex tools/html-chunks.awk tools/html-figures.awk \
+                            tools/html-figure.sh $(FIGURE_TEX) generated/tex/numbers.tex | generated/stamps/deps-html
+	$(say) FIGURES 'HTML (SVG)'
+	$(Q)rm -rf $(@D) && mkdir -p $(@D) $(HTML_BUILD)/generated/tex
+	$(Q)awk -f tools/html-chunks.awk generated/tex/woven.tex | awk -v dir=$(@D) -f tools/html-figures.awk > $(HTML_BUILD)/woven.tex
+	$(Q)awk -v chapters=$(HTML_BUILD)/generated/tex/chapters.tex -v appendices=$(HTML_BUILD)/generated/tex/appendices.tex ' \
+	  BEGIN { printf "" > appendices } \
+	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
+	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
+	  { print > (cut ? appendices : chapters) }' $(HTML_BUILD)/woven.tex
+	$(Q)cut -d' ' -f2 $(@D)/list | xargs -P $$(nproc) -I{} tools/html-figure.sh $(@D) {} $(@D)/{}.svg
+	$(Q)touch $@
+
+# tex4ht reads the book's master through a wrapper that declares the markers; the bibliography
+# is the PDF's.
+$(HTML_BUILD)/attention.html: $(HTML_BUILD)/figures/converted attention.pdf book/attention.cfg tools/html-tex.sh
+	$(say) TEX4HT book/attention.tex
+	$(Q)cp book/attention.cfg generated/tex/attention.bbl generated/tex/numbers.tex $(HTML_BUILD)/
+	$(Q)printf '%s\n' '\newcommand\htmlchunk[1]{}\newcommand\htmlfigure[2]{}\input{book/attention.tex}' > $(HTML_BUILD)/attention.tex
+	$(Q)tools/html-tex.sh $(HTML_BUILD)
+
+generated/html/index.html: $(HTML_BUILD)/attention.html $(HTML_BUILD)/codes.html tools/html-site.mjs \
+                           tools/html/style.css tools/html/book.js $(wildcard figures/*.gp)
+	$(say) SITE generated/html
+	$(Q)node tools/html-site.mjs $(HTML_BUILD) generated/html
+
+# The site in a real browser: every page loads cleanly, links resolve, no TeX shows, figures and
+# math render, chunk references scroll, nothing scrolls sideways at 390 and 1280 px; and every
+# number of the text has the same value in the PDF and in the HTML.
+check-html: html
+	$(Q)tools/deps.sh generated/stamps/deps-browser '$(BROWSER_TOOLS)' '$(BROWSER_PACKAGES)' || exit 1
+	$(Q)node tools/html-numbers.mjs generated/tex/numbers.tex $(HTML_BUILD)/woven.tex attention.pdf generated/html
+	$(Q)node tools/check-html.mjs generated/html generated/html-shots
 
 # ---------------------------------------------------------------- portability
 # The library, the programs and the suites built for every target the book supports, each in
