@@ -12,6 +12,8 @@
 //   - every MathML <math> has a box and no <merror>;
 //   - on the first page with a link to a chunk of the same page, clicking it brings the chunk into
 //     the window and sets the address's fragment, and history.back() returns to where the reader was;
+//   - on that page, resting the pointer on a chunk reference (of the page, and of another page)
+//     shows a preview of the chunk, and typing in the search box of index.html lists links;
 //   - no page scrolls sideways at either width (else the element, or the text, that reaches
 //     furthest past the window's edge is named);
 //   - a screenshot of each page's first screen at each width, SHOTS_DIR/PAGE-WIDTH.png.
@@ -42,6 +44,9 @@ const COMMAND_TIMEOUT_MS = 60000;
 const SCROLL_TIMEOUT_MS = 2000;
 const BACK_TOLERANCE_PX = 10;
 const MAX_SHOWN = 20;
+const SEARCH_PAGE = 'index.html';  // the page whose search box is tried, with SEARCH_WORDS
+const SEARCH_WORDS = 'softmax';
+const PREVIEW = '.chunk-preview .chunk';  // what resting on a chunk reference shows
 const MAX_BROKEN_PAGES = 3;
 const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';  // how WebDriver names an element
 
@@ -122,6 +127,12 @@ async function openBrowser(driverUrl) {
     runAsync: (fn, ...args) => command('POST', '/execute/async',
       { script: `${PAGE_HELPERS}\n(${fn}).apply(null, arguments)`, args }),
     click: (element) => command('POST', `/element/${element[ELEMENT_KEY]}/click`, {}),
+    type: (element, text) => command('POST', `/element/${element[ELEMENT_KEY]}/value`, { text }),
+    async hover(element) {
+      await command('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' },
+        actions: [{ type: 'pointerMove', duration: 0, origin: element, x: 0, y: 0 }] }] });
+      await command('DELETE', '/actions');
+    },
     screenshot: async () => Buffer.from(await command('GET', '/screenshot'), 'base64'),
     // Reading the console log empties it, so each read gives what the last page said.
     consoleErrors: async () => (await command('POST', '/se/log', { type: 'browser' }))
@@ -209,6 +220,22 @@ function findChunkLink(chunkSelector) {
   return link ? { link, hash: link.hash, text: link.textContent.trim() } : null;
 }
 
+// A link to a chunk on another page, whose preview comes from chunks.js.
+function findOtherPageChunkLink() {
+  const link = [...document.querySelectorAll('a[href*=".html#NW"]')].find((a) => a.getClientRects().length > 0);
+  return link ? { link, text: link.textContent.trim() } : null;
+}
+
+// Waits until an element matches selector; says whether one did.
+function waitForSelector(selector, timeoutMs, done) {
+  const start = Date.now();
+  (function poll() {
+    if (document.querySelector(selector)) done(true);
+    else if (Date.now() - start > timeoutMs) done(false);
+    else setTimeout(poll, 50);
+  })();
+}
+
 function scrollIntoViewAndMeasure(element) {
   element.scrollIntoView({ block: 'center', behavior: 'instant' });
   return scrollY;
@@ -268,7 +295,7 @@ function measureOverflow() {
 
 // ---- The checks ----
 
-const GROUPS = ['load', 'links', 'tex', 'images', 'math', 'chunk', 'overflow', 'shots'];
+const GROUPS = ['load', 'links', 'tex', 'images', 'math', 'chunk', 'helps', 'overflow', 'shots'];
 
 function newReport() {
   const problems = new Map(GROUPS.map((group) => [group, new Set()]));
@@ -420,6 +447,32 @@ async function checkChunkLink(browser, page, report) {
   return true;
 }
 
+// Resting the pointer on a reference to a chunk, of this page and of another, shows the chunk.
+async function checkPreviews(browser, page, report) {
+  const links = [await browser.run(findChunkLink, CHUNK_SELECTOR), await browser.run(findOtherPageChunkLink)];
+  for (const found of links.filter(Boolean)) {
+    await browser.run(scrollIntoViewAndMeasure, found.link);
+    await browser.hover(found.link);
+    if (!(await browser.runAsync(waitForSelector, PREVIEW, SCROLL_TIMEOUT_MS))) {
+      report.add('helps', page, `resting on the chunk reference ${quote(found.text)} shows no preview (${PREVIEW})`);
+    }
+  }
+  return links.filter(Boolean).length;
+}
+
+// Typing in the contents' search box lists links.
+async function checkSearch(browser, page, report) {
+  const input = await browser.run(() => document.getElementById('search'));
+  if (!input) {
+    report.add('helps', page, 'has no search box (#search)');
+    return;
+  }
+  await browser.type(input, SEARCH_WORDS);
+  if (!(await browser.runAsync(waitForSelector, '#search-results a', SCROLL_TIMEOUT_MS))) {
+    report.add('helps', page, `searching for ${quote(SEARCH_WORDS)} lists no link`);
+  }
+}
+
 function checkOverflow(page, viewport, overflow, report) {
   if (!overflow) return;
   const { pageWidth, culprit } = overflow;
@@ -443,7 +496,14 @@ async function visitPage(browser, page, viewport, run) {
   run.shots++;
   if (viewport !== VIEWPORTS[0]) return;
   factsByPage.set(page, await browser.run(inspectPage, CODE_SELECTOR));
-  if (!run.chunkPage && await checkChunkLink(browser, page, report)) run.chunkPage = page;
+  if (!run.chunkPage && await checkChunkLink(browser, page, report)) {
+    run.chunkPage = page;
+    run.previews = await checkPreviews(browser, page, report);
+  }
+  if (page === SEARCH_PAGE) {
+    await checkSearch(browser, page, report);
+    run.searched = true;
+  }
 }
 
 async function sizeWindow(browser, viewport, report) {
@@ -484,7 +544,7 @@ async function visitAll(driverUrl, pages, run) {
 }
 
 // The checks on what the visits collected; returns the counts for the summary.
-function checkFacts({ site, report, factsByPage, chunkPage }) {
+function checkFacts({ site, report, factsByPage, chunkPage, searched }) {
   for (const [page, facts] of factsByPage) {
     checkResources(page, facts, site, report);
     checkProse(page, facts, site, report);
@@ -492,6 +552,7 @@ function checkFacts({ site, report, factsByPage, chunkPage }) {
     checkMath(page, facts, report);
   }
   if (!chunkPage) report.add('chunk', 'site', `no page links to a chunk of its own (${CHUNK_SELECTOR})`);
+  if (!searched) report.add('helps', 'site', `has no ${SEARCH_PAGE}, whose search box is tried`);
   const all = (key) => [...factsByPage.values()].reduce((sum, facts) => sum + facts[key].length, 0);
   return {
     links: checkLinks(factsByPage, site, report),
@@ -527,6 +588,7 @@ function summary(run, pages, counts) {
     math: `every math element renders, with no merror and a box (${plural(counts.maths, 'element')})`,
     chunk: run.chunkPage ? `a chunk link on ${run.chunkPage} brings its chunk into view, and back returns`
       : `a chunk link brings its chunk into view`,
+    helps: `resting on ${plural(run.previews || 0, 'chunk reference')} shows the chunk; the search of ${SEARCH_PAGE} finds ${quote(SEARCH_WORDS)}`,
     overflow: `no page scrolls sideways at ${widths} pixels`,
     shots: `${plural(run.shots, 'screenshot')} of the first screens in ${run.shotsDir}`,
   };
@@ -566,7 +628,7 @@ async function main() {
   const site = siteOf(path.resolve(siteDir));
   const pages = fs.readdirSync(site.dir).filter((name) => name.endsWith('.html')).sort();
   fs.mkdirSync(shotsDir, { recursive: true });
-  const run = { site, report: newReport(), factsByPage: new Map(), shotsDir, shots: 0, chunkPage: null };
+  const run = { site, report: newReport(), factsByPage: new Map(), shotsDir, shots: 0, chunkPage: null, previews: 0, searched: false };
 
   await visitAll(await startChromedriver(), pages, run);
   process.exit(printReport(summary(run, pages, checkFacts(run)), run.report) > 0 ? 1 : 0);

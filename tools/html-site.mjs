@@ -439,6 +439,9 @@ function main() {
     fillChunks(p, chunks);
     p.html = figures(pageReferences(p.html), figureList, figureSources)
       .replace(/<!--l\. \d+--><math\s[^>]*>\s*<\/math>/g, '')
+      // tex4ht writes \left( as <mo> (</mo>: an operator of two characters, which the browser
+      // does not stretch.
+      .replace(/<mo([^>]*)>\s+([^<\s]*)\s*<\/mo>/g, '<mo$1>$2</mo>')
       .replace(/<math\s[^>]*display="inline"[^>]*>[\s\S]*?<\/math>/g,
         (math) => (textOf(math).replace(/\s/g, '').length >= WIDE_MATH ? `<span class="wide-math">${math}</span>` : math));
   }
