@@ -99,10 +99,6 @@ function chunkLink(c, text = chunkTitle(c.name)) {
   return `<a class="chunkref" href="#${c.id}">${text}</a>${c.label ? ` <span class="chunk-label">${c.label}</span>` : ''}`;
 }
 
-// The identifier index leaves out a keyword that autodefs takes for a definition, and main,
-// which every program defines.
-const UNINDEXED = new Set(['_Atomic', 'main']);
-
 function chunkHtml(c) {
   const body = c.body
     .replace(/<a name="([^"]+)" href="#([^"]+)"><i>&lt;([\s\S]*?)&gt;<\/i><\/a>/g,
@@ -117,8 +113,7 @@ function chunkHtml(c) {
     notes.push(`This chunk ${parts.join(' and ')}.`);
   }
   if (c.defines.length)
-    notes.push(`Defines ${c.defines.map((d) => (UNINDEXED.has(d.name) ? `<code>${d.name}</code>`
-      : `<a href="identifiers.html#${d.anchor}"><code>${d.name}</code></a>`)).join(', ')}.`);
+    notes.push(`Defines ${c.defines.map((d) => `<a href="identifiers.html#${d.anchor}"><code>${d.name}</code></a>`).join(', ')}.`);
   return `<div class="chunk" id="${c.id}">
 <div class="chunk-head"><a class="chunk-name" href="#${c.first.id}">${chunkTitle(c.name)}${c.continued ? '+≡' : '≡'}</a>${c.label ? ` <span class="chunk-label">${c.label}</span>` : ''}</div>
 <pre class="code">${body}</pre>
@@ -336,7 +331,6 @@ function chunkIndex(chunks) {
 function identifierIndex(list, byId) {
   const chunksOf = (ids) => ids.map((id) => byId.get(id)).filter(Boolean);
   const items = [...list.matchAll(/<li><a name="(NWI-[^"]+)" href="#([^"]+)">([\s\S]*?)<\/a>:([^\n]*)/g)]
-    .filter((m) => !UNINDEXED.has(m[3]))
     .map(([, anchor, , name, refs]) => {
       const defs = []; const uses = [];
       for (const r of refs.matchAll(/<a href="#([^"]+)">([DU])\d+<\/a>/g)) (r[2] === 'D' ? defs : uses).push(r[1]);

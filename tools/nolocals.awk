@@ -1,6 +1,9 @@
 # A noweave filter, run after -autodefs c: drop the "definitions" that autodefs finds in chunks
 # that are pieces of a function body (a local `float m = ...` is not a global identifier).
 # A chunk is such a piece when it is used indented, or used inside another such piece.
+# Two more are dropped everywhere: the keyword _Atomic, which autodefs takes for the name that
+# `static _Atomic(T *) x` defines, and main, which every program defines (the identifier index
+# would list a dozen definitions of it).
 { line[NR] = $0 }
 /^@begin code/ { in_code = 1; at_start = 1; blank = 1; next }
 /^@end code/   { in_code = 0; next }
@@ -35,6 +38,7 @@ END {
         if (line[i] ~ /^@end code/) code = 0
         if (code && line[i] ~ /^@defn /) chunk = substr(line[i], 7)
         if (code && line[i] ~ /^@index defn / && (chunk in local)) continue
+        if (line[i] ~ /^@index (local)?defn (_Atomic|main)$/) continue
         print line[i]
     }
 }
