@@ -3,6 +3,8 @@
 #   - every code line of the sources fits the text block at the code font (86 characters);
 #   - no word of the PDF stands past the right margin;
 #   - no float stands inside a chunk;
+#   - no page of the chapters stops in the upper half of its text block, unless a chapter (or an
+#     appendix, an index) opens on the next page;
 #   - no page begins with a chunk's footer, a lone brace or a typedef's last line, and none
 #     ends with a chunk's header and fewer than two of its lines;
 #   - no section number runs into its title in the contents;
@@ -35,6 +37,7 @@ rm -f "$boxes.err"
 awk -f tools/check-margins.awk "$boxes" || status=1
 awk -f tools/check-pagetops.awk "$boxes" || status=1
 awk -f tools/check-floats.awk "$positions" || status=1
+awk -f tools/check-pagefill.awk "$boxes" || status=1
 # The contents, up to the first chapter's page: no section number runs into its title.
 front=1
 while [ $front -lt 40 ] && ! pdftotext -f $front -l $front "$pdf" - | grep -q '^Chapter 1$'; do
@@ -50,5 +53,5 @@ if [ -n "$guillemets" ]; then
     echo "$guillemets" | sed 's/^/guillemets in the PDF, at text line /'
     status=1
 fi
-[ $status = 0 ] && echo "  PRINT    code lines, margins, floats, page tops, contents, ligatures: all right"
+[ $status = 0 ] && echo "  PRINT    code lines, margins, floats, page tops, full pages, contents, ligatures: all right"
 exit $status
