@@ -7,9 +7,9 @@ set logscale x
 set xrange [1:3000]
 set yrange [0:105]
 set ytics 0, 20, 100
-set key at graph 0.97, graph 0.83 right top Left reverse width 1 samplen 3 spacing 1.2
+set key outside bottom center maxrows 2 height 1.5 nobox
 positive(x) = x > 0 ? x : NaN
 plot data('backprop-learned') using (positive($1)):2 with linespoints ls 1 title 'learned attention', \
-     data('backprop-uniform') using (positive($1)):2 with linespoints ls 2 dt 2 title 'uniform attention', \
+     data('backprop-uniform') using (positive($1)):2 with linespoints ls 2 title 'uniform attention', \
      data('backprop-learned') using (positive($1)):4 with lines ls 6 title 'best without attention', \
      data('backprop-learned') using (positive($1)):3 with lines lc rgb "#666666" lw 1.5 dt 3 title 'chance'

@@ -4,7 +4,8 @@
 set terminal cairolatex pdf input colortext size 12cm,6.5cm font ",9"
 set output outfile
 set multiplot
-set style fill solid 0.75 noborder
+# Learned bars solid, uniform ones hatched, both outlined, so that they part in grey.
+set style fill solid 0.75 border lc rgb '#000000'
 set yrange [0:1.05]
 set ytics 0, 0.2, 1
 set grid noxtics
@@ -18,9 +19,9 @@ set xrange [-0.6:2.6]
 set xtics ('\shortstack{matching\\pair}' 0, '\shortstack{other\\pair}' 1, \
            '\shortstack{query\\itself}' 2)
 set boxwidth 0.36
-set key top right width 1.5
-plot data('backprop-attention') using ($1 - 0.19):3 with boxes lc rgb "#1b6ca8" title 'learned', \
-     '' using ($1 + 0.19):4 with boxes lc rgb "#d1495b" title 'uniform'
+set key top right
+plot data('backprop-attention') using ($1 - 0.19):3 with boxes ls 1 title 'learned', \
+     '' using ($1 + 0.19):4 with boxes ls 2 dt 1 fs pattern 4 title 'uniform'
 set size 0.42, 1
 set origin 0.58, 0
 set title 'one test sequence, learned head'
@@ -29,6 +30,6 @@ unset key
 set xrange [-0.6:3.6]
 set boxwidth 0.6
 stack(s) = sprintf('\shortstack{%s\\%s}', word(s, 1), word(s, 2))
-plot data('backprop-example') using 1:3:xtic(stack(strcol(2))) with boxes lc rgb "#1b6ca8", \
+plot data('backprop-example') using 1:3:xtic(stack(strcol(2))) with boxes ls 1, \
      '' using 1:($3 + 0.06):(sprintf('%.2f', $3)) with labels
 unset multiplot

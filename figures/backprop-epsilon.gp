@@ -8,7 +8,7 @@ set xrange [1e-10:0.1]
 set yrange [1e-14:3]
 set format x '$10^{%L}$'
 set format y '$10^{%L}$'
-set key bottom left Left reverse width 3 height 1 spacing 1.2
+set key outside bottom center maxrows 2 height 1.5 nobox
 plot data('backprop-epsilon-toy') using 1:2 with linespoints ls 1 title 'toy model, double', \
      data('backprop-epsilon') using 1:2 with linespoints ls 3 title 'multi-head layer, double', \
      data('backprop-epsilon') using 1:3 with linespoints ls 2 title 'multi-head layer, float'

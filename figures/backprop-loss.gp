@@ -10,9 +10,9 @@ set logscale xy
 set xrange [1:3000]
 set yrange [5e-5:5]
 set format y '$10^{%L}$'
-set key at graph 0.03, graph 0.05 left bottom Left reverse width 1 samplen 3 spacing 1.2
+set key outside bottom center maxrows 2 height 1.5 nobox
 positive(x) = x > 0 ? x : NaN
 plot data('backprop-learned') using (positive($1)):5 with linespoints ls 1 title 'learned attention', \
-     data('backprop-uniform') using (positive($1)):5 with linespoints ls 2 dt 2 title 'uniform attention', \
+     data('backprop-uniform') using (positive($1)):5 with linespoints ls 2 title 'uniform attention', \
      data('backprop-learned') using (positive($1)):(log(100 / $3)) with lines lc rgb "#666666" lw 1.5 dt 3 \
          title sprintf('uniform guess, $\ln %d$', values)

@@ -12,8 +12,10 @@ set grid noxtics noytics
 set cblabel 'mean score $q\cdot k/\sqrt{d}$' offset 3.5,0
 set size ratio -1
 unset key           # an empty key would still draw its box as a short rule
-bright(z) = z > 2.5
-shown(z) = sprintf('$%.1f$', abs(z) < 0.05 ? 0.0 : z)   # no "-0.0"
+bright(z) = z > 1.0        # dark numbers on the light half of the palette, light on the dark
+# The numbers are set a size smaller than the text, so that two neighbours with minus signs do
+# not touch (the doubled backslash: gnuplot eats one in a label taken from a using spec).
+shown(z) = sprintf('\\footnotesize $%.1f$', abs(z) < 0.05 ? 0.0 : z)   # no "-0.0"
 plot data('backprop-scores') using 1:2:3 with image notitle, \
      '' using 1:2:(bright($3) ? shown($3) : '') with labels font ",8" tc rgb "#000000" notitle, \
      '' using 1:2:(bright($3) ? '' : shown($3)) with labels font ",8" tc rgb "#ffffff" notitle

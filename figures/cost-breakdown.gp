@@ -7,11 +7,11 @@ set xtics (256, 512, 1024, 2048, 4096, 8192)
 set yrange [0:*]
 set xlabel 'tokens $n$'
 set ylabel '\% of the time'
-set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
+set key outside right top nobox
 f = data('cost-breakdown')
-plot f using 1:3 with linespoints ls 1 pt 7 ps 0.9 title 'score tiles', \
-     f using 1:5 with linespoints ls 2 dt 2 pt 5 ps 0.9 title 'output tiles', \
-     f using 1:4 with linespoints ls 3 dt 3 pt 9 ps 1.0 title 'softmax', \
-     f using 1:6 with linespoints ls 4 dt 4 pt 6 ps 0.9 title 'diagonal blocks', \
-     f using 1:2 with linespoints ls 5 dt 5 pt 4 ps 0.9 title 'queries', \
+plot f using 1:3 with linespoints ls 1 ps 0.9 title 'score tiles', \
+     f using 1:5 with linespoints ls 2 ps 0.9 title 'output tiles', \
+     f using 1:4 with linespoints ls 3 ps 1.0 title 'softmax', \
+     f using 1:6 with linespoints ls 4 ps 0.9 title 'diagonal blocks', \
+     f using 1:2 with linespoints ls 5 ps 0.9 title 'queries', \
      f using 1:7 with linespoints lc rgb "#000000" lw 1.2 pt 3 ps 0.9 dt 1 title 'store'

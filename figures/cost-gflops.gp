@@ -8,7 +8,7 @@ set xrange [200:10000]
 set xtics (256, 512, 1024, 2048, 4096, 8192)
 set xlabel 'tokens $n$'
 set ylabel 'useful GFLOP/s'
-set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
+set key outside right top nobox
 # Eight series: each its own point type, filled or open, so that they stay apart in grey;
 # the reference lines are thin, black and without points.
 set style line 11 lc rgb "#1b6ca8" lw 1.5 pt 7 ps 0.8

@@ -9,10 +9,12 @@ set xtics ("256" 256, "1024" 1024, "4096" 4096, "16384" 16384, "65536" 65536)
 set format y '$10^{%L}$'
 set xlabel 'tokens $n$'
 set ylabel 'MiB'
-set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
+set key outside right top nobox
+# Both processes take the same memory where both ran: flash's open diamonds are drawn larger,
+# over naive's dots, so that both show.
 f = data('cost-memory')
 plot f using 1:4 with lines ls 1 title '\texttt{naive}: the pattern', \
-     f using 1:6 with lines ls 3 dt 2 title '\texttt{tiled}: the panel', \
-     f using 1:7 with lines ls 5 dt 4 title '\texttt{flash}: the workspaces', \
-     f using 1:2 with points ls 1 pt 7 ps 0.9 title '\texttt{naive}, whole process', \
-     f using 1:3 with points ls 5 pt 5 ps 0.9 title '\texttt{flash}, whole process'
+     f using 1:6 with lines ls 3 title '\texttt{tiled}: the panel', \
+     f using 1:7 with lines ls 5 title '\texttt{flash}: the workspaces', \
+     f using 1:2 with points ls 1 ps 0.9 title '\texttt{naive}, whole process', \
+     f using 1:3 with points ls 5 ps 1.6 title '\texttt{flash}, whole process'

@@ -4,8 +4,8 @@ set xrange [1:1024]
 set yrange [1:1024]
 set xlabel 'threads $T$'
 set ylabel 'speed-up bound'
-set key top left Left reverse
+set key top left
 f = data('cost-schedule')
 plot x with lines ls 6 title 'ideal: $T$', \
      f using 1:2 with linespoints ls 1 title '$n = 4096$', \
-     f using 1:3 with linespoints ls 2 dt 4 pt 5 title '$n = 65\,536$'
+     f using 1:3 with linespoints ls 2 pt 5 title '$n = 65\,536$'

@@ -7,7 +7,7 @@ set datafile missing '?'
 set format y '$10^{%L}$'
 set xlabel 'context $n$ (tokens)'
 set ylabel 'time per token (ms)'
-set key outside right top Left reverse nobox spacing 1.15 samplen 2.5
+set key outside right top nobox
 f = data('decoding-per-token')
 stats f using 1:2 name 'FULL' nooutput
 stats f using 1:3 name 'CACHED' nooutput
@@ -17,6 +17,6 @@ slope2(x) = FULL_max_y * (x / FULL_max_x)**2
 slope1(x) = CACHED_max_y * (x / CACHED_max_x)
 plot f using 1:2 with linespoints ls 2 title 'recompute', \
      f using 1:3 with linespoints ls 1 title 'cached step', \
-     f using 1:4 with linespoints ls 3 dt 4 title 'cached, window 256', \
+     f using 1:4 with linespoints ls 3 title 'cached, window 256', \
      slope2(x) with lines lc rgb "#888888" lw 1 dt 2 title 'slope 2', \
      slope1(x) with lines lc rgb "#888888" lw 1 dt 3 title 'slope 1'

@@ -3,7 +3,9 @@
 set logscale xy
 set xlabel 'operations per byte read'
 set ylabel 'GFLOP/s'
-set key top left Left reverse
+set key top left
+# 8-bit and gqa lie nearly on one another: the shorter formats are open squares, drawn over the
+# filled circles of float, so that both show.
 f = data('decoding-roofline')
 set xrange [0.03125:64]
 set yrange [0.1:8000]
@@ -17,7 +19,7 @@ xshift(n) = n eq 'eightbit' ? 0.4 : 1.2
 plot f index 1 using 1:2 with lines lc rgb "#000000" lw 1.5 title 'roof: bandwidth, then peak', \
      f index 0 using 1:(step(strcol(3)) ? $2 : NaN) with points ls 2 pt 7 ps 1.0 \
        title 'one query, float', \
-     f index 0 using 1:(short(strcol(3)) ? $2 : NaN) with points ls 2 pt 5 ps 1.0 \
+     f index 0 using 1:(short(strcol(3)) ? $2 : NaN) with points ls 2 pt 4 ps 1.3 \
        title 'one query, half and 8-bit', \
      f index 0 using 1:(strcol(3) eq 'prefill' ? $2 : NaN) with points ls 2 pt 9 ps 1.3 \
        title 'a block of queries', \

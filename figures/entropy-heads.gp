@@ -21,16 +21,16 @@ unset key
 set xrange [-0.6:3.6]
 set title 'tiny' offset 0,-0.6
 plot data('entropy-heads') index 0 using ($1 - 0.2):2 with boxes ls 1, \
-     '' index 0 using ($1 + 0.2):3 with boxes ls 2 fs pattern 4, \
+     '' index 0 using ($1 + 0.2):3 with boxes ls 2 dt 1 fs pattern 4, \
      ln_t with lines ls 6 lw 2, ceiling with lines lc rgb "#6a4c93" lw 1.5 dt 4
 set lmargin at screen 0.45
 set rmargin at screen 0.99
 unset ylabel
 set xrange [-0.6:7.6]
 set title 'full' offset 0,-0.6
-set key at screen 0.5, screen 0.995 center top horizontal maxrows 1 spacing 1.2 width 1 samplen 3 nobox
+set key at screen 0.5, screen 0.995 center top horizontal maxrows 1 nobox
 plot data('entropy-heads') index 1 using ($1 - 0.2):2 with boxes ls 1 title 'scaled', \
-     '' index 1 using ($1 + 0.2):3 with boxes ls 2 fs pattern 4 title 'no scale', \
+     '' index 1 using ($1 + 0.2):3 with boxes ls 2 dt 1 fs pattern 4 title 'no scale', \
      ln_t with lines ls 6 lw 2 title '$\ln T$', \
      ceiling with lines lc rgb "#6a4c93" lw 1.5 dt 4 title '$\ln(T!)/T$'
 unset multiplot

@@ -14,9 +14,14 @@ set ylabel 'density'
 set yrange [0:*]
 set style fill solid 0.5 noborder
 set boxwidth 0.1 absolute
-set key top right spacing 1.3 width 2
+# One key for both panels, in the empty top right corner of the top one: a key in the narrow
+# residual panel would hide its points.
+set key top right
 plot data('foundations-normal') using 1:2 with boxes lc rgb "#1b6ca8" title 'samples', \
-     '' using 1:3 with lines ls 2 title '$\phi(x)$'
+     '' using 1:3 with lines ls 2 dt 1 title '$\phi(x)$', \
+     NaN with filledcurves lc rgb "#555555" fs transparent solid 0.25 noborder \
+         title '$\pm 2\sigma$', \
+     NaN with points pt 7 ps 0.45 lc rgb "#1b6ca8" title 'residual'
 set tmargin at screen 0.37
 set bmargin at screen 0.11
 set format x '$%g$'
@@ -26,9 +31,9 @@ set yrange [-0.0125:0.0125]
 set ytics 0.005
 set format y '$%g$'
 set style fill transparent solid 0.25 noborder
-set key top left horizontal spacing 1.3 width 1
+unset key
 plot data('foundations-normal') using 1:(-2 * $4):(2 * $4) with filledcurves \
-         lc rgb "#555555" title '$\pm 2\sigma$', \
-     '' using 1:($2 - $3) with points pt 7 ps 0.45 lc rgb "#1b6ca8" title 'residual', \
+         lc rgb "#555555", \
+     '' using 1:($2 - $3) with points pt 7 ps 0.45 lc rgb "#1b6ca8", \
      0 with lines lc rgb "#000000" lw 0.6 notitle
 unset multiplot

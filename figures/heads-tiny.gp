@@ -2,11 +2,25 @@
 # in the style of Fig. 3.1: the weight in each cell, masked cells hatched, rows and columns
 # labelled "position token", one colour scale for all.
 # Data: one block per head, lines "row column weight row_token column_token".
-height = 15.8
-set terminal cairolatex pdf input colortext size 15cm,height*1cm font ",8"
-set output outfile
+# The layout is in centimetres, turned into fractions of the figure: square panels two to a
+# row, each with its title above; the query labels only left of the first column and the key
+# labels only under the bottom row, since every panel has the same tokens, so that no labels of
+# two panels meet; the colour bar on the right.
+width = 15.0
 cols = 2
 rows = 2
+left_cm = 1.45          # the query labels and "query i"
+right_cm = 1.7          # the colour bar and its labels
+gap_cm = 0.3            # between two panels side by side
+title_cm = 0.5          # a panel's title
+row_gap_cm = 0.15       # under a panel without key labels
+keys_cm = 1.6           # the key labels and "key j" under a column's last panel
+panel_cm = (width - left_cm - right_cm - (cols - 1) * gap_cm) / cols
+height = rows * (title_cm + panel_cm) + (rows - 1) * row_gap_cm + keys_cm
+set terminal cairolatex pdf input colortext size width*1cm,height*1cm font ",8"
+set output outfile
+x(cm) = cm / width                  # a length from the left, as a fraction of the width
+y(cm) = 1 - cm / height             # a length from the top, as a fraction of the height
 stats data('heads-tiny') using 1 nooutput
 H = STATS_blocks
 T = int(STATS_max) + 1
@@ -14,16 +28,6 @@ file(h) = data('heads-tiny')
 block(h) = h
 name(h) = sprintf('head %d', h)
 P = H
-# The panels: one square heatmap per head, four to a row.
-# Fractions of the figure: the space for a panel's title and for its rotated tick labels and
-# axis title are fixed lengths, turned into fractions of the figure's height (in cm).
-left = 0.085
-right = 0.895
-top = 0.99
-title_space = 0.55 / height
-label_space = 1.55 / height
-cell_width = (right - left) / cols
-cell_height = top / rows
 unset key
 unset grid
 unset colorbox
@@ -32,7 +36,6 @@ set xrange [-0.5:T - 0.5]
 set yrange [T - 0.5:-0.5]
 set tics scale 0
 set xtics rotate by 45 right offset 0.3,0.2
-set size ratio 1
 short(w) = w == 1 ? '1' : w >= 0.995 ? sprintf('%.1f', w) : sprintf('%.2f', w)[2:]
 cell(w) = '\\scriptsize ' . short(w)
 tic(n, token) = sprintf('\scriptsize %d %s', n, token)
@@ -44,44 +47,49 @@ do for [i = 0:T - 2] {
             fillstyle transparent pattern 4 noborder fillcolor rgb '#d0d0d0'
     }
 }
+# What a panel plots (macros, expanded where a plot command is read, before the loop runs):
+# the heatmap and its numbers, the key labels under the last panel of a column, the query
+# labels left of the first panel of a row.
+panel = "file(h) index block(h) using 2:1:3 with image, " . \
+    "'' index block(h) using 2:1:(allowed($1, $2) && $3 < 0.5 ? cell($3) : '') " . \
+    "with labels tc rgb 'white', " . \
+    "'' index block(h) using 2:1:(allowed($1, $2) && $3 >= 0.5 ? cell($3) : '') " . \
+    "with labels tc rgb 'black'"
+keys = "'' index block(h) using 2:(-10):xtic(tic($2, strcol(5))) with points"
+queries = "'' index block(h) using (-10):1:ytic(tic($1, strcol(4))) with points"
 set multiplot
 do for [h = 0:P - 1] {
     c = h % cols
     r = h / cols
-    set lmargin at screen left + c * cell_width + 0.01
-    set rmargin at screen left + (c + 1) * cell_width - 0.01
-    set tmargin at screen top - r * cell_height - title_space
-    set bmargin at screen top - (r + 1) * cell_height + label_space
+    top_cm = r * (title_cm + panel_cm + row_gap_cm) + title_cm
+    set lmargin at screen x(left_cm + c * (panel_cm + gap_cm))
+    set rmargin at screen x(left_cm + c * (panel_cm + gap_cm) + panel_cm)
+    set tmargin at screen y(top_cm)
+    set bmargin at screen y(top_cm + panel_cm)
     set title name(h) offset 0,-0.6
-    set xlabel '\small key $j$' offset 0,1.2
     if (c == 0) {
         set ylabel '\small query $i$' offset 2,0
-        set ytics
-        plot file(h) index block(h) using 2:1:3 with image, \
-             '' index block(h) using 2:1:(allowed($1, $2) && $3 < 0.5 ? cell($3) : '') \
-                with labels tc rgb 'white', \
-             '' index block(h) using 2:1:(allowed($1, $2) && $3 >= 0.5 ? cell($3) : '') \
-                with labels tc rgb 'black', \
-             '' index block(h) using 2:(-10):xtic(tic($2, strcol(5))) with points, \
-             '' index block(h) using (-10):1:ytic(tic($1, strcol(4))) with points
     } else {
         unset ylabel
-        unset ytics
-        plot file(h) index block(h) using 2:1:3 with image, \
-             '' index block(h) using 2:1:(allowed($1, $2) && $3 < 0.5 ? cell($3) : '') \
-                with labels tc rgb 'white', \
-             '' index block(h) using 2:1:(allowed($1, $2) && $3 >= 0.5 ? cell($3) : '') \
-                with labels tc rgb 'black', \
-             '' index block(h) using 2:(-10):xtic(tic($2, strcol(5))) with points
     }
+    if (h + cols >= P) {
+        set xlabel '\small key $j$' offset 0,0.6
+    } else {
+        unset xlabel
+    }
+    set xtics rotate by 45 right offset 0.3,0.2; set ytics
+    if (h + cols >= P && c == 0) { plot @panel, @keys, @queries }
+    if (h + cols >= P && c != 0) { unset ytics; plot @panel, @keys }
+    if (h + cols < P && c == 0) { unset xtics; plot @panel, @queries }
+    if (h + cols < P && c != 0) { unset xtics; unset ytics; plot @panel }
 }
-# The colour bar, drawn as an image of its own so that it is one smooth gradient.
+# The colour bar, right of the panels, as tall as they are: drawn as an image of its own so
+# that it is one smooth gradient.
 unset object
-set size noratio
-set lmargin at screen right + 0.03
-set rmargin at screen right + 0.048
-set tmargin at screen top - title_space
-set bmargin at screen top - rows * cell_height + label_space
+set lmargin at screen x(width - right_cm + 0.3)
+set rmargin at screen x(width - right_cm + 0.6)
+set tmargin at screen y(title_cm)
+set bmargin at screen y(rows * (title_cm + panel_cm) + (rows - 1) * row_gap_cm)
 unset title
 unset xtics
 unset xlabel

@@ -20,7 +20,10 @@ set xtics 0, 4
 set ytics 0, 4
 unset key
 unset grid
-set palette defined (0 "#2166ac", 1 "#f7f7f7", 2 "#b2182b")
+# Diverging, blue below 0 and red above, but not symmetric in lightness: the reds darken to
+# nearly black, the blues only to a mid tone, so that in grey the sign still shows (positive
+# dark, negative pale).
+set palette defined (0 "#5a9fd0", 1 "#f7f7f7", 2 "#8b0a1f")
 set cbrange [-top_ov:top_ov]
 set title 'OV circuit' font ",8"
 set xlabel 'logit raised'

@@ -8,7 +8,12 @@ phase = STATS_max
 stats data('induction-loss') using 1 nooutput
 last = STATS_max
 set xlabel 'training step'
-set ylabel 'in-context learning score (nats)'
+# The axis title in two lines, as it is longer than the axis; the y range leaves room under
+# its lowest label, so that it does not meet the first of the x axis.
+set ylabel '\shortstack{in-context learning\\score (nats)}' offset -2,0
+set lmargin 11
+set yrange [-3.25:0.15]
+set ytics -3, 0.5, 0
 set xrange [0:last]
 set arrow 1 from phase, graph 0 to phase, graph 1 nohead lc rgb "#666666" lw 1.5 dt 3
 unset key

@@ -9,6 +9,6 @@ set ylabel 'cross-entropy (nats)'
 set xrange [0:last]
 set yrange [0:*]
 set arrow 1 from phase, graph 0 to phase, graph 1 nohead lc rgb "#666666" lw 1.5 dt 3
-set key center right Left reverse width 1 spacing 1.25
+set key center right
 plot data('induction-loss') using 1:2 with lines ls 1 title 'first half', \
-     data('induction-loss') using 1:3 with lines ls 2 dt 2 title 'second half (the repeat)'
+     data('induction-loss') using 1:3 with lines ls 2 title 'second half (the repeat)'

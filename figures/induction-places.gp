@@ -9,6 +9,6 @@ set xlabel 'place in the segment'
 set ylabel 'cross-entropy (nats)'
 set xrange [0:last]
 set yrange [0:*]
-set key center right Left reverse width 1 spacing 1.25
+set key center right
 plot data('induction-places') using 1:2 with linespoints ls 1 title 'first half', \
-     '' using 1:3 with linespoints ls 2 dt 2 title 'second half (the repeat)'
+     '' using 1:3 with linespoints ls 2 title 'second half (the repeat)'

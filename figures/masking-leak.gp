@@ -16,10 +16,10 @@ set ytics ('$10^{-4}$' 1e-4, '$10^{-3}$' 1e-3, '$10^{-2}$' 1e-2, '$10^{-1}$' 0.1
            '$10$' 10, 'exactly 0' floor)
 set mytics 10
 set tmargin 3
-set key at screen 0.55, screen 0.995 center top horizontal Left reverse width 1 samplen 3 nobox
+set key at screen 0.55, screen 0.995 center top horizontal maxrows 2 width -2 nobox
 set arrow from changed_min, graph 0 to changed_min, graph 1 nohead ls 6
 set label 'input changed here' at changed_min, graph 0.93 right offset -0.5, 0
 set arrow from graph 0, first floor * 6 to graph 1, first floor * 6 nohead lc rgb '#999999' lw 0.6
-plot data('masking-leak') using 1:(at_floor($3)) with linespoints ls 2 dt 2 title 'without the mask', \
-     '' using 1:(at_floor($4)) with linespoints ls 3 dt 4 title 'zeroed after the softmax', \
+plot data('masking-leak') using 1:(at_floor($3)) with linespoints ls 2 title 'without the mask', \
+     '' using 1:(at_floor($4)) with linespoints ls 3 title 'zeroed after the softmax', \
      '' using 1:(at_floor($2)) with linespoints ls 1 title 'with the causal mask'

@@ -15,7 +15,7 @@ set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
 set xtics scale 0 rotate by 45 right
 set ytics scale 0
-set xlabel 'key $j$: the position attended to' offset 0,-0.3
+set xlabel 'key $j$: the position attended to' offset 0,-0.9
 set ylabel 'query $i$: the position attending' offset -1.5,0
 # LaTeX sets the cell text small; the leading zero of a weight is dropped to save room.
 # (The doubled backslash is needed: gnuplot eats one in a label taken from a using spec.)

@@ -12,7 +12,7 @@ set ylabel 'share of all parameters (\%)'
 set xtics rotate by 45 right nomirror scale 0
 set grid noxtics
 set tmargin 3
-set key at screen 0.5, screen 0.99 center top horizontal Left reverse nobox samplen 2 width 3
+set key at screen 0.5, screen 0.99 center top horizontal nobox samplen 2
 plot data('parameters-shares') using 2:xtic(1) title 'embeddings' \
          lc rgb '#c98a1b' fs pattern 4, \
      '' using 3 title 'attention' lc rgb '#1b4f8a' fs solid 0.9, \

@@ -1,7 +1,8 @@
 # Chapter 10: accuracy at each position of a sequence four times the training length, for the
-# five encodings and the two-layer model without positions (thin black), with the bag bound
-# of each position (the best without positions) as a pale band under them, and the training
-# length, which is also the learned table's length, as a dotted vertical line.  Dash types and widths tell the curves apart in greyscale.
+# five encodings and the two-layer model without positions (thin black, with crosses), with the
+# bag bound of each position (the best without positions) as a pale band under them, and the
+# training length, which is also the learned table's length, as a dotted vertical line.  The
+# line styles' dash patterns, and widths, tell the curves apart in greyscale.
 set terminal cairolatex pdf input colortext size 12cm,7.5cm font ",9"
 set output outfile
 set xlabel 'query position $t$'
@@ -9,14 +10,15 @@ set ylabel 'accuracy at $t$ (\%)'
 set yrange [0:105]
 set ytics 0, 20, 100
 set xrange [0:*]
-set key outside right top Left reverse width 1 spacing 1.35 samplen 3
+set key outside right top
 plot data('positions-by-position') using 1:9 with lines lc rgb "#c8c8c8" lw 7 \
         title 'bag bound', \
-     '' using 1:2 with lines ls 1 dt 1 lw 1.5 title 'none', \
-     '' using 1:3 with lines ls 2 dt 2 lw 1.5 title 'sinusoidal', \
-     '' using 1:4 with lines ls 3 dt 4 lw 1.5 title 'learned', \
-     '' using 1:5 with lines ls 4 dt 1 lw 3 title 'RoPE', \
-     '' using 1:6 with lines ls 5 dt 5 lw 1.5 title 'ALiBi', \
-     '' using 1:8 with lines lc rgb "#000000" lw 1 dt 1 title 'none, two layers', \
+     '' using 1:2 with lines ls 1 lw 1.5 title 'none', \
+     '' using 1:3 with lines ls 2 lw 1.5 title 'sinusoidal', \
+     '' using 1:4 with lines ls 3 lw 1.5 title 'learned', \
+     '' using 1:5 with lines ls 4 lw 3 title 'RoPE', \
+     '' using 1:6 with lines ls 5 lw 1.5 title 'ALiBi', \
+     '' using 1:8 with linespoints lc rgb "#000000" lw 1 dt 1 pt 2 ps 0.5 pi 4 \
+        title 'none, two layers', \
      '' every ::0::0 using 10:(0):(0):(105) with vectors nohead lc rgb "#000000" lw 1.5 dt 3 \
         title 'training length'

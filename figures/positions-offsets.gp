@@ -10,9 +10,9 @@ set logscale y
 set format y '$10^{%T}$'
 set yrange [1e-4:1]
 set xrange [0:*]
-set key outside right top Left reverse width 1 spacing 1.35 samplen 3
-plot data('positions-offsets') using 1:2 with linespoints ls 1 dt 1 title 'none', \
-     '' using 1:3 with linespoints ls 2 dt 2 title 'sinusoidal', \
-     '' using 1:4 with linespoints ls 3 dt 4 title 'learned', \
-     '' using 1:5 with linespoints ls 4 dt 1 lw 3 title 'RoPE', \
-     '' using 1:6 with linespoints ls 5 dt 5 title 'ALiBi'
+set key outside right top
+plot data('positions-offsets') using 1:2 with linespoints ls 1 title 'none', \
+     '' using 1:3 with linespoints ls 2 title 'sinusoidal', \
+     '' using 1:4 with linespoints ls 3 title 'learned', \
+     '' using 1:5 with linespoints ls 4 lw 3 title 'RoPE', \
+     '' using 1:6 with linespoints ls 5 title 'ALiBi'

@@ -12,7 +12,7 @@ set xlabel 'first coordinate of the pair'
 set ylabel 'second coordinate of the pair'
 set parametric
 set trange [0:2*pi]
-set key outside below Left reverse width 2 spacing 1.2
+set key outside below height 1 nobox
 set label 1 '\scriptsize 2 rad' at 0.32 * cos(4), 0.32 * sin(4) center front
 set label 2 '\scriptsize 2 rad' at 0.4 * cos(9), 0.4 * sin(9) center front
 # An arc of radius r from angle a to angle b (within one turn): NaN elsewhere on the circle.

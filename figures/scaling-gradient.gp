@@ -7,8 +7,10 @@ set logscale y 10
 set format x '$%g$'
 set format y '$10^{%T}$'
 set xrange [1:*]
-set key bottom left spacing 1.4 width 3
-plot data('scaling-saturation') using 1:8 with linespoints ls 1 title '$1/\sqrt{d_k}$, mean', \
-     '' using 1:9 with linespoints ls 1 dt 2 title '$1/\sqrt{d_k}$, median', \
-     '' using 1:4 with linespoints ls 2 title 'no scale, mean', \
-     '' using 1:5 with linespoints ls 2 dt 2 title 'no scale, median'
+set key bottom left
+# Colour and point type tell the scale; the line tells the statistic: the mean solid with
+# filled points, the median dotted with open ones.
+plot data('scaling-saturation') using 1:8 with linespoints ls 1 dt 1 title '$1/\sqrt{d_k}$, mean', \
+     '' using 1:9 with linespoints ls 1 dt 3 pt 6 title '$1/\sqrt{d_k}$, median', \
+     '' using 1:4 with linespoints ls 2 dt 1 title 'no scale, mean', \
+     '' using 1:5 with linespoints ls 2 dt 3 pt 4 title 'no scale, median'

@@ -11,18 +11,20 @@ set tmargin at screen 0.97
 set bmargin at screen 0.16
 set lmargin at screen 0.08
 set rmargin at screen 0.48
-set key at graph 0.98, graph 0.70 right top Left reverse spacing 1.1 width 1 samplen 3
+unset key
 set ylabel 'mean top weight'
 set yrange [0:1.05]
-plot data('scaling-saturation') using 1:2 with linespoints ls 2 dt 2 title 'no scale', \
-     '' using 1:6 with linespoints ls 1 title '$1/\sqrt{d_k}$', \
-     '' using 1:10 with linespoints ls 3 dt 4 title '$1/d_k$', \
-     '' using 1:15 with lines ls 6 title 'uniform row'
-unset key
+plot data('scaling-saturation') using 1:2 with linespoints ls 2, \
+     '' using 1:6 with linespoints ls 1, '' using 1:10 with linespoints ls 3, \
+     '' using 1:15 with lines ls 6
+# One key for both panels, in the empty middle of the right one.
+set key at graph 0.98, graph 0.68 right top
 set lmargin at screen 0.59
 set rmargin at screen 0.99
 set ylabel 'mean entropy (nats)'
 set yrange [0:2.3]
-plot data('scaling-saturation') using 1:3 with linespoints ls 2 dt 2, '' using 1:7 with linespoints ls 1, \
-     '' using 1:11 with linespoints ls 3 dt 4, '' using 1:14 with lines ls 6
+plot data('scaling-saturation') using 1:3 with linespoints ls 2 title 'no scale', \
+     '' using 1:7 with linespoints ls 1 title '$1/\sqrt{d_k}$', \
+     '' using 1:11 with linespoints ls 3 title '$1/d_k$', \
+     '' using 1:14 with lines ls 6 title 'uniform row'
 unset multiplot

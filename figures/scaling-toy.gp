@@ -14,7 +14,7 @@ set xrange [-0.5:7.5]
 set yrange [7.5:-0.5]
 set xtics scale 0 rotate by 45 right
 set ytics scale 0
-set xlabel 'key $j$' offset 0,-0.3
+set xlabel 'key $j$' offset 0,-0.9
 short(w) = w == 1 ? '1' : w >= 0.995 ? sprintf('%.2f', w) : sprintf('%.2f', w)[2:]
 cell(w) = '\\scriptsize ' . short(w)
 tic(n, token) = sprintf('%d %s', n, token)

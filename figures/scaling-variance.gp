@@ -8,7 +8,7 @@ set format y '$%.2f$'
 set xrange [0.7:1500]
 set yrange [0.9:1.1]
 set ytics 0.05
-set key top right spacing 1.4 width 2
+set key top right
 plot 1 with lines ls 6 title '$\mathrm{Var} = d_k$', \
      data('scaling-variance') using 1:($2 / $1):($3 / $1) with yerrorbars ls 1 \
      title 'measured, $\pm 1$ standard error'

@@ -12,7 +12,10 @@ set tics scale 0 font ",5"
 unset key
 unset grid
 set size ratio 1
-load data('text-heads-tics')
+# The program's tic labels are one byte each, one to a row or column of 2 mm; LaTeX sets them
+# at the text's size unless told (the font above only sizes gnuplot's guesses), so each is made
+# \scriptsize on the way in, lest its neighbours overlap.
+load "< sed 's/\\\\texttt{/\\\\scriptsize\\\\texttt{/g' " . data('text-heads-tics')
 set multiplot
 do for [k = 0:1] {
     set lmargin at screen 0.06 + k * 0.45

@@ -6,8 +6,8 @@ set xlabel 'training step'
 set ylabel 'bits per byte'
 set xrange [0:last]
 set yrange [0:*]
-set key top right Left reverse width 4 spacing 1.25
+set key top right
 plot data('text-loss') using 1:2 with lines ls 1 lw 1 title 'training batch', \
-     data('text-loss') using 1:3 with linespoints ls 2 dt 2 title 'held-out windows', \
+     data('text-loss') using 1:3 with linespoints ls 2 title 'held-out windows', \
      data('text-loss') using 1:4 with lines ls 6 title 'unigram', \
      data('text-loss') using 1:5 with lines lc rgb "#000000" lw 1.5 dt 3 title 'bigram'
