@@ -347,13 +347,15 @@ function replaceIndexBody(page, content) {
 // ---------------------------------------------------------------- subject index labels
 function subjectLabels(page, pages) {
   const labelsOf = new Map(pages.map((p) => [p.name, sectionLabels(p.html)]));
-  page.html = page.html.replace(/<a\s+href="([^"#]+)#([^"]+)"\s*>(\d+)<\/a>/g, (all, file, id, number) => {
-    const target = pages.find((p) => p.name === file);
-    if (!target) return all;
-    const at = target.html.search(new RegExp(`(?:id|name)="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
-    const label = at >= 0 ? labelsOf.get(file)(at) : '';
-    return `<a href="${file}#${id}">${label || target.mark || target.title}</a>`;
-  });
+  // A link's number is tex4ht's count of the index's places; a defining place's is in bold.
+  page.html = page.html.replace(/<a\s+href="([^"#]+)#([^"]+)"\s*>(<span[^>]*>)?\s*(\d+)\s*(<\/span>)?<\/a>/g,
+    (all, file, id, bold) => {
+      const target = pages.find((p) => p.name === file);
+      if (!target) return all;
+      const at = target.html.search(new RegExp(`(?:id|name)="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+      const label = (at >= 0 && labelsOf.get(file)(at)) || target.mark || target.title;
+      return `<a href="${file}#${id}">${bold ? `<strong>${label}</strong>` : label}</a>`;
+    });
 }
 
 // ---------------------------------------------------------------- search
