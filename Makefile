@@ -284,17 +284,20 @@ figures: $(FIGURE_TEX)
 # tools/keeplines.awk keeps a line of braces on the page of the line before it.
 # The woven text is then cut where the first appendix begins: the master inputs
 # chapters.tex before \appendix and appendices.tex after it.
+# $(call cut_appendices,WOVEN,CHAPTERS,APPENDICES): the woven text up to the first appendix's
+# file name, and from it on.
+cut_appendices = awk -v chapters=$(2) -v appendices=$(3) ' \
+	  BEGIN { printf "" > appendices } \
+	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
+	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
+	  { print > (cut ? appendices : chapters) }' $(1)
 generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk tools/keeplines.awk
 	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
 	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
 	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | \
 	  awk -f tools/keeplines.awk | $(NOWEB_LIB)/totex > $(@D)/woven.tex
-	$(Q)awk -v chapters=$@.tmp -v appendices=$(@D)/appendices.tex.tmp ' \
-	  BEGIN { printf "" > appendices } \
-	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
-	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
-	  { print > (cut ? appendices : chapters) }' $(@D)/woven.tex
+	$(Q)$(call cut_appendices,$(@D)/woven.tex,$@.tmp,$(@D)/appendices.tex.tmp)
 	$(Q)mv $(@D)/appendices.tex.tmp $(@D)/appendices.tex && mv $@.tmp $@
 generated/tex/appendices.tex: generated/tex/chapters.tex
 
@@ -566,11 +569,7 @@ $(HTML_BUILD)/figures/converted: generated/tex/chapters.tex tools/html-chunks.aw
 	$(say) FIGURES 'HTML (SVG)'
 	$(Q)rm -rf $(@D) && mkdir -p $(@D) $(HTML_BUILD)/generated/tex
 	$(Q)awk -f tools/html-chunks.awk generated/tex/woven.tex | awk -v dir=$(@D) -f tools/html-figures.awk > $(HTML_BUILD)/woven.tex
-	$(Q)awk -v chapters=$(HTML_BUILD)/generated/tex/chapters.tex -v appendices=$(HTML_BUILD)/generated/tex/appendices.tex ' \
-	  BEGIN { printf "" > appendices } \
-	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
-	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
-	  { print > (cut ? appendices : chapters) }' $(HTML_BUILD)/woven.tex
+	$(Q)$(call cut_appendices,$(HTML_BUILD)/woven.tex,$(HTML_BUILD)/generated/tex/chapters.tex,$(HTML_BUILD)/generated/tex/appendices.tex)
 	$(Q)cut -d' ' -f2 $(@D)/list | xargs -P $$(nproc) -I{} tools/html-figure.sh $(@D) {} $(@D)/{}.svg
 	$(Q)touch $@
 
