@@ -312,16 +312,21 @@ generated/tex/bibliography.tex: $(BIBS)
 	$(Q)echo "\\bibliography{$$(echo $(basename $(BIBS)) | tr ' ' ',')}" > $@
 
 LATEX := TEXINPUTS=book: pdflatex -interaction=nonstopmode -halt-on-error -output-directory=generated/tex
+# LaTeX runs again until it asks for no rerun and neither the contents nor the index changed
+# in the last run (a longer index moves the pages of what follows it in the contents).
 attention.pdf: book/attention.tex $(wildcard book/*.sty book/*.tex) $(BIBS) generated/tex/chapters.tex \
                generated/tex/appendices.tex \
                generated/tex/numbers.tex generated/tex/bibliography.tex $(FIGURE_TEX)
 	$(say) LATEX $@
 	$(Q)$(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }
 	$(Q)bibtex generated/tex/attention > generated/tex/bibtex.out || { cat generated/tex/bibtex.out; exit 1; }
-	$(Q)for pass in 2 3 4; do \
-	  makeindex -q generated/tex/attention.idx || exit 1; \
+	$(Q)t=generated/tex/attention; for pass in 2 3 4 5; do \
+	  makeindex -q $$t.idx || exit 1; \
+	  if [ $$pass != 2 ] && ! grep -q -E 'Rerun to get|Label\(s\) may have changed' $$t.log && \
+	     cmp -s $$t.toc $$t.toc.prev && cmp -s $$t.ind $$t.ind.prev; then break; fi; \
+	  cp $$t.toc $$t.toc.prev && cp $$t.ind $$t.ind.prev || exit 1; \
 	  $(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }; \
-	  grep -q -E 'Rerun to get|Label\(s\) may have changed' generated/tex/attention.log || break; done
+	done
 	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined' generated/tex/attention.log; then \
 	  echo "warning: LaTeX reports undefined references (make check fails on them):"; \
 	  grep -E 'Reference .* undefined|Citation .* undefined' generated/tex/attention.log | sort -u | head; fi

@@ -514,6 +514,33 @@ START_TEST(a_power_law_is_fitted_exactly)
 }
 END_TEST
 
+/* lab_tex_signed's text for one value, in a buffer the caller frees */
+static char *signed_text(double value, int decimals)
+{
+    char *text = NULL;
+    size_t length = 0;
+    FILE *out = open_memstream(&text, &length);
+    ck_assert_ptr_nonnull(out);
+    lab_tex_signed(out, value, decimals);
+    fclose(out);
+    return text;
+}
+
+START_TEST(a_signed_number_has_a_minus_sign_and_no_negative_zero)
+{
+    const struct { double value; int decimals; const char *text; } cases[] = {
+        { -0.92, 2, "\\textminus{}0.92" }, { 0.92, 2, "0.92" }, { -0.004, 2, "0.00" },
+        { -0.0, 2, "0.00" },                 { -0.006, 2, "\\textminus{}0.01" },
+        { -12.5, 1, "\\textminus{}12.5" }, { 3.0, 0, "3" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *text = signed_text(cases[k].value, cases[k].decimals);
+        ck_assert_str_eq(text, cases[k].text);
+        free(text);
+    }
+}
+END_TEST
+
 Suite *lab_suite(void)
 {
     Suite *suite = suite_create("lab");
@@ -540,6 +567,7 @@ Suite *lab_suite(void)
     tcase_add_test(core, a_signal_leaves_no_temporary_file);
     tcase_add_test(core, out_of_memory_names_the_program);
     tcase_add_test(core, a_need_beyond_physical_memory_is_refused);
+    tcase_add_test(core, a_signed_number_has_a_minus_sign_and_no_negative_zero);
     suite_add_tcase(suite, core);
     return suite;
 }
