@@ -5,7 +5,7 @@
 stats data('backprop-learned') using 3 name 'chance' nooutput
 values = int(100 / chance_max + 0.5)      # the value vocabulary: chance is one in values
 set xlabel 'training step'
-set ylabel 'loss on fresh sequences (nats)'
+set ylabel 'loss on fresh sequences (nats)' offset -1.5,0
 set logscale xy
 set xrange [1:3000]
 set yrange [5e-5:5]

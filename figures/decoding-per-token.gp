@@ -6,7 +6,7 @@ set logscale xy
 set datafile missing '?'
 set format y '$10^{%L}$'
 set xlabel 'context $n$ (tokens)'
-set ylabel 'time per token (ms)'
+set ylabel 'time per token (ms)' offset -1.5,0
 set key outside right top nobox
 f = data('decoding-per-token')
 stats f using 1:2 name 'FULL' nooutput

@@ -14,8 +14,10 @@ set format y '$%g$'
 step(n) = n eq 'mha' || n eq 'gqa' || n eq 'mqa'
 short(n) = n eq 'half' || n eq 'eightbit'
 name(n) = n eq 'eightbit' ? '8-bit' : n eq 'prefill' ? 'block' : n
-shift(n) = n eq 'gqa' ? 0.55 : n eq 'mqa' ? 1.8 : n eq 'half' ? 0.6 : n eq 'eightbit' ? 1.6 : 1.0
-xshift(n) = n eq 'eightbit' ? 0.4 : 1.2
+# The 8-bit label sits below and right of its square, under gqa's: above and left of it the
+# roof ran through it.
+shift(n) = n eq 'gqa' ? 0.62 : n eq 'mqa' ? 1.8 : n eq 'half' ? 0.6 : n eq 'eightbit' ? 0.38 : 1.0
+xshift(n) = n eq 'eightbit' ? 1.25 : 1.2
 plot f index 1 using 1:2 with lines lc rgb "#000000" lw 1.5 title 'roof: bandwidth, then peak', \
      f index 0 using 1:(step(strcol(3)) ? $2 : NaN) with points ls 2 pt 7 ps 1.0 \
        title 'one query, float', \

@@ -10,7 +10,7 @@ set xrange [-4:4]
 set tmargin at screen 0.98
 set bmargin at screen 0.40
 set format x ''
-set ylabel 'density'
+set ylabel 'density' offset -1,0
 set yrange [0:*]
 set style fill solid 0.5 noborder
 set boxwidth 0.1 absolute

@@ -21,9 +21,10 @@ set ytics 0, 4
 unset key
 unset grid
 # Diverging, blue below 0 and red above, but not symmetric in lightness: the reds darken to
-# nearly black, the blues only to a mid tone, so that in grey the sign still shows (positive
-# dark, negative pale).
-set palette defined (0 "#5a9fd0", 1 "#f7f7f7", 2 "#8b0a1f")
+# nearly black, the blues only to a pale tone (80 % grey, where the old mid blue printed at
+# 56 %, as dark as a middling red), so that in grey the sign still shows (positive dark,
+# negative pale).
+set palette defined (0 "#b3d4ea", 1 "#f7f7f7", 2 "#8b0a1f")
 set cbrange [-top_ov:top_ov]
 set title 'OV circuit' font ",8"
 set xlabel 'logit raised'

@@ -37,7 +37,7 @@ do for [b = 0:2 * cols - 1] {
     }
     if (c == 0) {
         set ytics
-        set ylabel (r == 0 ? 'initial' : 'trained') offset 0.5,0
+        set ylabel (r == 0 ? 'initial' : 'trained') offset -1,0
     } else {
         unset ytics
         unset ylabel

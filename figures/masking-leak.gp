@@ -7,7 +7,7 @@ stats data('masking-leak') using 1 name 'positions' nooutput
 floor = 1e-6       # where the exact zeros are drawn, below a break in the axis
 at_floor(y) = y == 0 ? floor : y
 set xlabel 'position $i$'
-set ylabel 'largest change of output row $i$'
+set ylabel 'largest change of output row $i$' offset -1.5,0
 set xrange [-0.5:positions_max + 0.5]
 set xtics 1
 set logscale y

@@ -24,7 +24,7 @@ set multiplot
 set lmargin at screen 0.11
 set rmargin at screen 0.485
 set title 'without the mask'
-set ylabel 'query $i$' offset -0.5,0
+set ylabel 'query $i$' offset -1.5,0
 plot data('masking-patterns-unmasked') matrix rowheaders columnheaders using 1:2:3 with image, \
      '' matrix rowheaders columnheaders using 1:2:($3 < 0.5 ? cell($3) : '') \
         with labels tc rgb 'white', \

@@ -14,8 +14,10 @@ unset grid
 set size ratio 1
 # The program's tic labels are one byte each, one to a row or column of 2 mm; LaTeX sets them
 # at the text's size unless told (the font above only sizes gnuplot's guesses), so each is made
-# \scriptsize on the way in, lest its neighbours overlap.
-load "< sed 's/\\\\texttt{/\\\\scriptsize\\\\texttt{/g' " . data('text-heads-tics')
+# \scriptsize on the way in, lest its neighbours overlap.  Down the side the bytes stack one
+# above the next, 2 mm apart, and a \scriptsize bracket or underscore is taller than that: the
+# rows' labels are made \tiny, which fits.
+load "< sed -e '/^set xtics/s/\\\\texttt{/\\\\scriptsize\\\\texttt{/g' -e '/^set ytics/s/\\\\texttt{/\\\\tiny\\\\texttt{/g' " . data('text-heads-tics')
 set multiplot
 do for [k = 0:1] {
     set lmargin at screen 0.06 + k * 0.45
