@@ -273,6 +273,9 @@ generated/figures/%.tex: figures/%.gp figures/style.gpi $(NUMBERS)
 	$(Q)mkdir -p $(@D)
 	$(Q)gnuplot -e "outfile='$@'" figures/style.gpi $< 2> $@.log || { cat $@.log; exit 1; }
 	$(Q)if grep -q -i -E 'warning|error' $@.log; then cat $@.log; fi
+# Chapter 5's grids of heatmaps share their layout.
+generated/figures/heads-tiny.tex generated/figures/heads-full.tex generated/figures/heads-known.tex: \
+    figures/heads-grid.gpi
 
 figures: $(FIGURE_TEX)
 
@@ -551,8 +554,6 @@ generated/isa/%/bin/cost.plan: generated/isa/%/bin/cost
 # same markup and index filters as the PDF's weave; each figure is typeset alone and converted
 # to SVG (tools/html-figure.sh); tools/html-site.mjs puts them together in generated/html/.
 HTML_BUILD := generated/html-build
-HTML_SCRIPTS := tools/html-chunks.awk tools/html-figures.awk tools/html-figure.sh tools/html-tex.sh \
-                tools/html-site.mjs tools/html/style.css tools/html/book.js book/attention.cfg
 html: generated/html/index.html
 	$(Q)echo "  HTML     open $(CURDIR)/generated/html/index.html"
 
@@ -570,7 +571,8 @@ $(HTML_BUILD)/codes.html: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk | g
 # The woven TeX with its markers, cut where the appendices begin as the PDF's is; the figures'
 # pages are written beside it, one per figure, and each becomes an SVG.
 $(HTML_BUILD)/figures/converted: generated/tex/chapters.tex tools/html-chunks.awk tools/html-figures.awk \
-                            tools/html-figure.sh $(FIGURE_TEX) generated/tex/numbers.tex | generated/stamps/deps-html
+                            tools/html-figure.sh book/attention-text.tex $(FIGURE_TEX) generated/tex/numbers.tex \
+                            | generated/stamps/deps-html
 	$(say) FIGURES 'HTML (SVG)'
 	$(Q)rm -rf $(@D) && mkdir -p $(@D) $(HTML_BUILD)/generated/tex
 	$(Q)awk -f tools/html-chunks.awk generated/tex/woven.tex | awk -v dir=$(@D) -f tools/html-figures.awk > $(HTML_BUILD)/woven.tex

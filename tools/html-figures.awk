@@ -34,10 +34,7 @@ function write_figure(file, text) {
   print "\\usepackage{array}" > file
   print "\\input{generated/tex/numbers}" > file
   print "\\makeatletter" > file
-  print "% The book's macros for numbers and shapes (book/attention.sty)." > file
-  print "\\newcommand{\\sci}[1]{\\expandafter\\book@sci#1\\relax}" > file
-  print "\\def\\book@sci#1e#2\\relax{#1\\times 10^{\\number#2}}" > file
-  print "\\newcommand{\\shape}[1]{$(#1)$}" > file
+  print "\\input{attention-text}" > file
   print "\\textwidth=156mm" > file
   print "\\newtoks\\htmlfigurebody" > file
   print "\\newbox\\figure@box" > file

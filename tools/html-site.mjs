@@ -64,8 +64,6 @@ function readChunks(codes) {
 // A chunk's uses of other chunks are links named CHUNK-uN to the used chunk's first definition.
 function linkChunks(chunks) {
   const byId = new Map(chunks.map((c) => [c.id, c]));
-  const firstOfName = new Map();
-  for (const c of chunks) if (!firstOfName.has(c.name)) firstOfName.set(c.name, c);
   const usedIn = new Map();
   for (const c of chunks)
     for (const m of c.body.matchAll(/<a name="[^"]+-u\d+" href="#([^"]+)">/g)) {
@@ -82,7 +80,7 @@ function linkChunks(chunks) {
     const at = same.indexOf(c);
     c.previous = same[at - 1];
     c.next = same[at + 1];
-    c.first = firstOfName.get(c.name);
+    c.first = same[0];
     c.usedIn = usedIn.get(c.name) || [];
   }
   return byId;
@@ -161,10 +159,11 @@ function readPages(slugs) {
     if (!heading) fail(`${source} has no chapter heading`);
     let slug = null;
     let m;
+    // A chapter or an appendix of book/ has its file's slug; the solutions, the indexes and
+    // the bibliography are named by their titles.
     if ((m = heading.mark.match(/^Chapter (\d+)$/))) slug = slugs.chapters[Number(m[1]) - 1];
-    else if ((m = heading.mark.match(/^Appendix ([A-Z])$/))) slug = slugs.appendices[m[1].charCodeAt(0) - 65]
-      || (heading.title === 'Solutions to the questions' ? 'solutions' : null);
-    else slug = (SPECIAL_PAGES.find(([re]) => re.test(heading.title)) || [])[1];
+    else if ((m = heading.mark.match(/^Appendix ([A-Z])$/))) slug = slugs.appendices[m[1].charCodeAt(0) - 65];
+    slug = slug || (SPECIAL_PAGES.find(([re]) => re.test(heading.title)) || [])[1];
     if (!slug && source.startsWith('attentionch') && preface) slug = 'preface';
     if (!slug) fail(`${source}: no page name for "${heading.mark} ${heading.title}"`);
     if (slug === 'preface') preface = false;
@@ -382,16 +381,18 @@ function searchEntries(pages) {
 }
 
 // ---------------------------------------------------------------- sources of the figures
-// A gnuplot figure's sources are its script and the data files it reads (style.gpi's
-// data('NAME') is generated/data/NAME.dat); a figure drawn in TeX
-// (TikZ, or a program's table) is its page of TeX, copied from the build.
+// A gnuplot figure's sources are its script, the files of figures/ it loads, and the data
+// files it reads (style.gpi's data('NAME'), or a loaded file's data(dataset) with dataset =
+// 'NAME', is generated/data/NAME.dat); a figure drawn in TeX (TikZ, or a program's table) is
+// its page of TeX, copied from the build.
 function figureSources(name) {
   const script = path.join('figures', `${name}.gp`);
   if (!fs.existsSync(script)) return [`figures/${name}.tex`];
   const text = read(script);
-  const data = [...new Set([...text.matchAll(/data\('([\w.\-]+)'\)/g)].map((m) => `generated/data/${m[1]}.dat`))]
-    .filter((f) => fs.existsSync(f));
-  return [script, ...data].map((f) => f.replace(/^generated\//, ''));
+  const loaded = [...text.matchAll(/^load '(figures\/[\w.\-]+)'/gm)].map((m) => m[1]);
+  const data = [...new Set([...text.matchAll(/(?:data\(|dataset = )'([\w.\-]+)'/g)]
+    .map((m) => `generated/data/${m[1]}.dat`))].filter((f) => fs.existsSync(f));
+  return [script, ...loaded, ...data].map((f) => f.replace(/^generated\//, ''));
 }
 
 function copySources(list) {
@@ -464,8 +465,9 @@ function main() {
   fs.copyFileSync('attention.pdf', path.join(staging, 'attention.pdf'));
   const chunkData = Object.fromEntries(chunks.map((c) => [c.id, relink(chunkHtml(c), null, where, renamed)]));
   fs.writeFileSync(path.join(staging, 'chunks.js'), `window.bookChunks = ${JSON.stringify(chunkData)};\n`);
-  fs.writeFileSync(path.join(staging, 'search.json'), JSON.stringify(searchEntries(pages)));
-  fs.writeFileSync(path.join(staging, 'search.js'), `window.bookSearch = ${JSON.stringify(searchEntries(pages))};\n`);
+  const search = JSON.stringify(searchEntries(pages));
+  fs.writeFileSync(path.join(staging, 'search.json'), search);
+  fs.writeFileSync(path.join(staging, 'search.js'), `window.bookSearch = ${search};\n`);
   fs.rmSync(out, { recursive: true, force: true });
   fs.renameSync(staging, out);
 }
