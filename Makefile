@@ -285,8 +285,11 @@ figures: $(FIGURE_TEX)
 # tools/nolocals.awk drops the local variables that autodefs takes for global definitions;
 # after finduses, tools/nostrings.awk drops the uses inside strings; before totex,
 # tools/keeplines.awk keeps a line of braces on the page of the line before it.
-# The woven text is then cut where the first appendix begins: the master inputs
-# chapters.tex before \appendix and appendices.tex after it.
+# The book is woven twice: woven.tex whole, for the web edition, and printed.tex for the PDF,
+# where tools/print-drivers.awk first leaves the drivers' code to the web edition (appendix B
+# keeps its prose and a note in each chunk that a chapter uses).  The printed text is then cut
+# where the first appendix begins: the master inputs chapters.tex before \appendix and
+# appendices.tex after it.
 # $(call cut_appendices,WOVEN,CHAPTERS,APPENDICES): the woven text up to the first appendix's
 # file name, and from it on.
 cut_appendices = awk -v chapters=$(2) -v appendices=$(3) ' \
@@ -294,13 +297,18 @@ cut_appendices = awk -v chapters=$(2) -v appendices=$(3) ' \
 	  !cut && (at = index($$0, "\\nwfilename{book/A")) > 0 { \
 	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
 	  { print > (cut ? appendices : chapters) }' $(1)
-generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk tools/keeplines.awk
+# $(call weave,FILTER): the chapters' markup through FILTER and the index filters, as TeX.
+weave = $(NOWEB_LIB)/markup $(CHAPTERS) | $(1) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
+	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | \
+	  awk -f tools/keeplines.awk | $(NOWEB_LIB)/totex
+generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk tools/keeplines.awk \
+                            tools/print-drivers.awk
 	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NOWEB_LIB)/markup $(CHAPTERS) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
-	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | \
-	  awk -f tools/keeplines.awk | $(NOWEB_LIB)/totex > $(@D)/woven.tex
-	$(Q)$(call cut_appendices,$(@D)/woven.tex,$@.tmp,$(@D)/appendices.tex.tmp)
+	$(Q)$(call weave,cat) > $(@D)/woven.tex.tmp && mv $(@D)/woven.tex.tmp $(@D)/woven.tex
+	$(Q)$(call weave,awk -f tools/print-drivers.awk) > $(@D)/printed.tex.tmp && \
+	  mv $(@D)/printed.tex.tmp $(@D)/printed.tex
+	$(Q)$(call cut_appendices,$(@D)/printed.tex,$@.tmp,$(@D)/appendices.tex.tmp)
 	$(Q)mv $(@D)/appendices.tex.tmp $(@D)/appendices.tex && mv $@.tmp $@
 generated/tex/appendices.tex: generated/tex/chapters.tex
 
@@ -598,7 +606,8 @@ generated/html/index.html: $(HTML_BUILD)/attention.html $(HTML_BUILD)/codes.html
 # number of the text has the same value in the PDF and in the HTML.
 check-html: html
 	$(Q)tools/deps.sh generated/stamps/deps-browser '$(BROWSER_TOOLS)' '$(BROWSER_PACKAGES)' || exit 1
-	$(Q)node tools/html-numbers.mjs generated/tex/numbers.tex $(HTML_BUILD)/woven.tex attention.pdf generated/html
+	$(Q)node tools/html-numbers.mjs generated/tex/numbers.tex $(HTML_BUILD)/woven.tex generated/tex/printed.tex \
+	  attention.pdf generated/html
 	$(Q)node tools/check-html.mjs generated/html generated/html-shots
 
 # ---------------------------------------------------------------- portability

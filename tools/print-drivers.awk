@@ -1,0 +1,48 @@
+# A noweave filter for the printed book, run on markup's output before every other filter.
+# The appendix of experiment drivers (book/A3-drivers.nw) is printed in full in the web
+# edition only.  In print each of its sections keeps its opening prose, up to its first chunk
+# or subsection, and of its code only the chunks that another file uses or that the kept prose
+# names, once each (however many chunks continue it), with one line that says where its code
+# is, so that every reference to it in the chapters still leads to a page.  The drivers' file
+# is the last one markup reads.
+BEGIN { drivers = "book/A3-drivers.nw" }
+$1 == "@file" { in_drivers = ($2 == drivers) }
+!in_drivers {
+    if ($1 == "@use") needed[substr($0, 6)] = 1
+    print
+    next
+}
+{ held[++lines] = $0 }
+
+END {
+    # First pass: the prose that stays, and the chunks it names.
+    keep = 1
+    for (i = 1; i <= lines; i++) {
+        line = held[i]
+        if (line ~ /^@begin code /) in_code = 1
+        if (in_code) {
+            if (line ~ /^@end code /) { in_code = 0; keep = 0 }
+            continue
+        }
+        if (line ~ /^@text \\(chapter|section)[*{]/) keep = 1
+        else if (line ~ /^@text \\subsection/) keep = 0
+        kept[i] = keep
+        if (keep && line ~ /^@use /) needed[substr(line, 6)] = 1
+    }
+    # Second pass: the kept prose, and a stub for each needed chunk.
+    for (i = 1; i <= lines; i++) {
+        line = held[i]
+        if (line ~ /^@begin code /) { in_code = 1; begin = line; continue }
+        if (in_code) {
+            if (line ~ /^@defn /) name = substr(line, 7)
+            if (line ~ /^@end code /) {
+                in_code = 0
+                if ((name in needed) && !(name in stubbed) && (stubbed[name] = 1))
+                    printf "%s\n@defn %s\n@nl\n@text /* printed in the web edition (make html), and in %s */\n@nl\n%s\n",
+                           begin, name, drivers, line
+            }
+            continue
+        }
+        if (line ~ /^@(begin|end) docs / || line ~ /^@file / || kept[i]) print line
+    }
+}
