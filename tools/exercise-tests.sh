@@ -26,6 +26,8 @@ for nw in book/*.nw; do
       -f tools/workbook.awk "$nw" > "$dir/$nw.new" || exit 1
   if cmp -s "$dir/$nw.new" "$dir/$nw"; then rm "$dir/$nw.new"; else mv "$dir/$nw.new" "$dir/$nw"; fi
 done
+# A chapter renamed or removed since the last run leaves no copy behind.
+for nw in "$dir"/book/*.nw; do [ -e "book/${nw##*/}" ] || rm -f "$nw"; done
 $MAKE -C "$dir" generated/bin/check-all > "$log" 2>&1 ||
   { tail -20 "$log"; echo "exercise-tests: the traced copy of the book does not build (see $log)"; exit 1; }
 for suite_file in tests/check_*.c; do
