@@ -286,8 +286,9 @@ figures: $(FIGURE_TEX)
 # after finduses, tools/nostrings.awk drops the uses inside strings; before totex,
 # tools/keeplines.awk keeps a line of braces on the page of the line before it.
 # The book is woven twice: woven.tex whole, for the web edition, and printed.tex for the PDF,
-# where tools/print-drivers.awk first leaves the drivers' code to the web edition (appendix B
-# keeps its prose and a note in each chunk that a chapter uses).  The printed text is then cut
+# where tools/print-drivers.awk first leaves the drivers' code to the web edition (their
+# appendix keeps its prose and a note in each chunk that a chapter uses).  The printed text is
+# then cut
 # where the first appendix begins: the master inputs chapters.tex before \appendix and
 # appendices.tex after it.
 # $(call cut_appendices,WOVEN,CHAPTERS,APPENDICES): the woven text up to the first appendix's
@@ -455,7 +456,9 @@ latex-refs: attention.pdf
 	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined|Citation .* undefined' generated/tex/attention.log; then \
 	  grep -E 'Reference .* undefined|Citation .* undefined|undefined references' generated/tex/attention.log | sort -u; \
 	  echo "LaTeX reports undefined references"; exit 1; fi
-	$(Q)echo "  LATEX    no undefined references or citations"
+	$(Q)if grep -q 'nw@notdef' generated/tex/chapters.tex generated/tex/appendices.tex; then \
+	  echo "the printed book uses a chunk it does not print (tools/print-drivers.awk)"; exit 1; fi
+	$(Q)echo "  LATEX    no undefined references or citations; every chunk the print uses is printed"
 
 # The print rules (tools/check-print.sh): code lines that fit, nothing past the margin, no
 # float inside a chunk, no chunk footer or lone brace at the top of a page, no guillemets.

@@ -4,9 +4,12 @@
 # or subsection, and of its code only the chunks that another file uses or that the kept prose
 # names, once each (however many chunks continue it), with one line that says where its code
 # is, so that every reference to it in the chapters still leads to a page.  The drivers' file
-# is the last one markup reads.
+# must be the last one markup reads, and must be there: otherwise the filter stops with status 2.
 BEGIN { drivers = "book/A3-drivers.nw" }
-$1 == "@file" { in_drivers = ($2 == drivers) }
+$1 == "@file" {
+    if (in_drivers) fail(drivers " is not the last file of the book")
+    in_drivers = ($2 == drivers)
+}
 !in_drivers {
     if ($1 == "@use") needed[substr($0, 6)] = 1
     print
@@ -14,7 +17,15 @@ $1 == "@file" { in_drivers = ($2 == drivers) }
 }
 { held[++lines] = $0 }
 
+function fail(message) {
+    print "print-drivers.awk: " message > "/dev/stderr"
+    failed = 1
+    exit 2
+}
+
 END {
+    if (failed) exit 2
+    if (!lines) fail(drivers " is not in the book")
     # First pass: the prose that stays, and the chunks it names.
     keep = 1
     for (i = 1; i <= lines; i++) {
@@ -37,9 +48,11 @@ END {
             if (line ~ /^@defn /) name = substr(line, 7)
             if (line ~ /^@end code /) {
                 in_code = 0
-                if ((name in needed) && !(name in stubbed) && (stubbed[name] = 1))
+                if ((name in needed) && !(name in stubbed)) {
+                    stubbed[name] = 1
                     printf "%s\n@defn %s\n@nl\n@text /* printed in the web edition (make html), and in %s */\n@nl\n%s\n",
                            begin, name, drivers, line
+                }
             }
             continue
         }
