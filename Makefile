@@ -34,10 +34,15 @@ NOWEB_LIB ?= /usr/lib/noweb
 BUILD   ?= generated
 # What the build needs beyond gcc and make (a command, pc:MODULE for pkg-config, or a path),
 # and the Debian packages that hold them; tools/deps.sh checks and installs.
+# Chapter 7 compares its head with the NumPy program the book grew from, with OpenBLAS, which
+# NumPy then uses for its products instead of the reference BLAS (a hundred times slower on this
+# book's machines).  Each list is recorded in its stamp (generated/stamps/deps*), so a tool or a
+# package added here is installed on a tree already built.
 TOOLS    := notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
-            /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty
+            /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty /usr/bin/python3 \
+            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0
 PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
-            poppler-utils texlive-pictures
+            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread
 # `make portability` needs more: the compilers of its matrix, a cross compiler, qemu
 # (tools/portability.sh).  Debian's libomp-N-dev packages exclude one another, so one OpenMP
 # header serves every clang: libomp-dev's (clang 14's), or whichever libomp-N-dev is there (the
@@ -50,17 +55,13 @@ PORT_TOOLS    := clang gcc-12 gcc-11 clang-14 clang-19 clang-22 aarch64-linux-gn
 PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang gcc-12 gcc-11 clang-19 clang-22 \
                  $(if $(wildcard /usr/lib/llvm-*/lib/clang/*/include/omp.h),,libomp-dev) check:arm64 \
                  libsubunit-dev:arm64
-# `make bench` compares chapter 7's head with NumPy's where NumPy is there, and installs it the same
-# way, with OpenBLAS, which NumPy then uses for its products instead of the reference BLAS (a
-# hundred times slower on this book's machines); where it cannot, the bench goes on and the
-# chapter says the comparison was skipped.
-BENCH_TOOLS    := /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0
-BENCH_PACKAGES := python3-numpy libopenblas0-pthread
-# `make html` needs tex4ht (texlive-plain-generic), pdftocairo for the figures and Node for the
-# site; `make check-html` drives Debian's headless Chromium through chromedriver.  Each installs
-# its own the same way; nothing is downloaded but Debian packages.
-HTML_TOOLS    := tex4ht t4ht pdftocairo node /usr/share/texlive/texmf-dist/tex/generic/tex4ht/tex4ht.sty
-HTML_PACKAGES := texlive-plain-generic poppler-utils nodejs
+# `make html` needs tex4ht (texlive-plain-generic) and the one converter its configuration runs,
+# dvisvgm (for the pictures of chapter 8's tables; texlive-binaries only recommends it),
+# pdftocairo for the figures and Node for the site; `make check-html` drives Debian's headless
+# Chromium through chromedriver.  Each installs its own the same way; nothing is downloaded but
+# Debian packages.
+HTML_TOOLS    := tex4ht t4ht dvisvgm pdftocairo node /usr/share/texlive/texmf-dist/tex/generic/tex4ht/tex4ht.sty
+HTML_PACKAGES := texlive-plain-generic dvisvgm poppler-utils nodejs
 BROWSER_TOOLS    := chromium chromedriver
 BROWSER_PACKAGES := chromium chromium-driver
 # Every program run goes through this lock, so that timed runs never share the machine, even
@@ -89,6 +90,11 @@ endif
 # others, and sort after them; the weave puts them after \appendix.
 CHAPTERS := $(sort $(wildcard book/[0-9][0-9]-*.nw) $(wildcard book/A[0-9]-*.nw))
 APPENDICES := $(filter book/A%,$(CHAPTERS))
+# A chapter's experiment driver, book/drivers/NN-slug.nw, is a section of the drivers' appendix
+# (book/A3-drivers.nw opens it), woven after every other file, and tangled with its chapter alone.
+DRIVERS  := $(sort $(wildcard book/drivers/*.nw))
+# Every source of the book, in the order of the weave.
+SOURCES_NW := $(CHAPTERS) $(DRIVERS)
 # A root chunk is named by the file it makes.
 ROOT_NAME := [A-Za-z0-9.+-]+\.(c|h|sh)
 SLUGS    := $(patsubst book/%.nw,%,$(CHAPTERS))
@@ -100,8 +106,10 @@ NO_BUILD_GOALS := clean help
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 # The first step of every build: find the tools, install them where we may, else stop with the
 # one line that says how.  It runs while make reads this file, before anything else is made.
-ifeq ($(wildcard generated/stamps/deps),)
-DEPS_PROBLEM := $(shell tools/deps.sh generated/stamps/deps '$(TOOLS)' '$(PACKAGES)')
+# The stamp records both lists (tools/deps.sh), so a list that gains a tool or a package is
+# checked and installed again on a tree already built.
+ifneq ($(file < generated/stamps/deps),$(strip $(TOOLS)) | $(strip $(PACKAGES)))
+DEPS_PROBLEM := $(shell tools/deps.sh generated/stamps/deps '$(strip $(TOOLS))' '$(strip $(PACKAGES))')
 ifneq ($(strip $(DEPS_PROBLEM)),)
 $(error $(DEPS_PROBLEM))
 endif
@@ -110,7 +118,7 @@ endif
 ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
 # One small makefile per chapter, written from its root chunks (see the rule below); remaking
 # it tangles the chapter, and a chapter that fails to tangle stops the build here.
-include $(patsubst %,generated/mk/%.mk,$(SLUGS))
+include $(patsubst %,generated/mk/%.mk,$(SLUGS)) generated/mk/figures.mk
 -include $(wildcard $(BUILD)/obj/*.d)
 endif
 
@@ -163,9 +171,13 @@ RUN_STAMP := generated/stamps/run-flags
 RUN_TEXT  := run flags: $(strip $(RUN_FLAGS))
 ifneq ($(filter-out $(NO_BUILD_GOALS) deps,$(or $(MAKECMDGOALS),all)),)
 $(eval $(call keep_stamp,$(RUN_STAMP),$(RUN_TEXT)))
+ifeq ($(BUILD),generated)
+$(foreach entry,$(shell tools/code-hash.sh generated --programs $(PROGRAMS) | tr ' ' '='),\
+  $(eval $(call keep_stamp,generated/stamps/code/$(firstword $(subst =, ,$(entry))),$(lastword $(subst =, ,$(entry))))))
+endif
 endif
 
-.PHONY: all tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
+.PHONY: all corpus check-fast tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
         tests sanitize latex-refs print-rules workbook workbook-proof check-exercise put-back html check-html FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
@@ -202,15 +214,22 @@ deps:
 # included makefiles before anything else, so one make tangles every chapter first, and a
 # sub-make finds them all up to date.  The chunk files have no rule of their own.
 # A chapter's program may use chunks that an appendix defines (the lab bench keeps a program's
-# plumbing there), so a chapter is tangled together with the appendices; its roots are the
-# file names among the chunks it defines and does not use.
-generated/mk/%.mk: book/%.nw $(APPENDICES) Makefile
-	$(say) TANGLE $<
-	$(Q)mkdir -p chunks $(@D)
-	$(Q)roots=$$(noroots $< | sed -e 's/^<<//' -e 's/>>$$//' | grep -E '^$(ROOT_NAME)$$' | tr '\n' ' '); \
-	for root in $$roots; do notangle -L -R"$$root" $< $(filter-out $<,$(APPENDICES)) | cpif chunks/$$root \
-	  || exit 1; done; \
-	echo "ROOTS += $$(printf 'chunks/%s ' $$roots)" > $@
+# plumbing there), and its driver's (book/drivers/NN-slug.nw), so a chapter is tangled together
+# with the appendices and its own driver; its roots are the file names among the chunks that the
+# chapter and its driver define and do not use.  A change to one driver retangles its chapter
+# alone.
+# $(call tangle_rule,SLUG)
+define tangle_rule
+generated/mk/$(1).mk: book/$(1).nw $(APPENDICES) $(wildcard book/drivers/$(1).nw) Makefile
+	$$(say) TANGLE book/$(1).nw
+	$$(Q)mkdir -p chunks $$(@D)
+	$$(Q)own="book/$(1).nw $(wildcard book/drivers/$(1).nw)"; \
+	roots=$$$$(noroots $$$$own | sed -e 's/^<<//' -e 's/>>$$$$//' | grep -E '^$$(ROOT_NAME)$$$$' | tr '\n' ' '); \
+	for root in $$$$roots; do notangle -L -R"$$$$root" $$$$own $(filter-out book/$(1).nw,$(APPENDICES)) \
+	  | cpif chunks/$$$$root || exit 1; done; \
+	echo "ROOTS += $$$$(for root in $$$$roots; do printf 'chunks/%s ' $$$$root; done)" > $$@
+endef
+$(foreach slug,$(SLUGS),$(eval $(call tangle_rule,$(slug))))
 
 tangle: $(patsubst %,generated/mk/%.mk,$(SLUGS))
 
@@ -225,10 +244,12 @@ $(LIBRARY): $(MODULE_OBJECTS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# The linker names what it took (-t -t: the objects, and the library's members), so that the
+# build knows the code each program links (tools/code-hash.sh).
 $(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
 	$(say) LINK $@
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LDLIBS) -lm -o $@
+	$(Q)mkdir -p $(@D) $(BUILD)/link
+	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LDLIBS) -lm -Wl,-t,-t -o $@ > $(BUILD)/link/$*.trace
 
 programs: $(BINARIES)
 build: $(BINARIES) $(CHECK_RUNNER)
@@ -238,15 +259,37 @@ objects: $(MODULE_OBJECTS) $(patsubst chunks/%.c,$(BUILD)/obj/%.o,$(MAINS)) \
          $(patsubst %,$(BUILD)/tests/check_%.o,$(SUITES))
 
 # ---------------------------------------------------------------- run
+# A program runs again only when the code it links changed.  generated/stamps/code/PROGRAM
+# holds the hash of that code with line numbers left out (tools/code-hash.sh, over the objects
+# its last link took); make computes it while it reads this file and rewrites the stamp only
+# when it changed, as it does the flags' stamp.  An edit of prose, or one that only moves a
+# chunk's lines, relinks the program (its debugging lines moved) and leaves its run alone.  The
+# run itself records the hash of the link it ran, so a first build runs each program once.
+generated/stamps/code/%: ;
+
 # A program's numbers file stands for its whole run (it is written last).  Every run holds
-# $(RUN_LOCK), so that no two run side by side.  In the workbook, a program that stops at an
-# exercise still to write (status 3) leaves its chapter the book's own numbers and data, from
-# reference/: what it wrote before it stopped is removed, so that no figure mixes the two.
-generated/numbers/%.tex: generated/bin/% $(RUN_STAMP)
-	$(say) RUN $*
-	$(Q)mkdir -p generated/reports generated/numbers generated/data
-	$(Q)$(RUN_LOCK) $< --out generated $(RUN_FLAGS) > generated/reports/$*.txt 2> generated/reports/$*.err; \
-	status=$$?; cat generated/reports/$*.err >&2; \
+# $(RUN_LOCK), so that no two run side by side.  A run that took more than ten seconds last time
+# is announced with that time (generated/stamps/seconds/PROGRAM); where make writes to a
+# terminal, the program's progress goes there too, on descriptor 3, and never into its report.
+# In the workbook, a program that stops at an exercise still to write (status 3) leaves its
+# chapter the book's own numbers and data, from reference/: what it wrote before it stopped is
+# removed, so that no figure mixes the two.
+# RUN_ARGS_<program> adds a program's own arguments (chapter 13's names its corpus).
+generated/numbers/%.tex: generated/stamps/code/% $(RUN_STAMP) | generated/bin/%
+	$(say) RUN "$*$(if $(RUN_ARGS_$*), $(RUN_ARGS_$*))"
+	$(Q)mkdir -p generated/reports generated/numbers generated/data generated/stamps/seconds generated/stamps/code
+	$(Q)tools/code-hash.sh generated --programs $* | cut -d' ' -f2 > generated/stamps/code/$*.new; \
+	if cmp -s generated/stamps/code/$*.new generated/stamps/code/$*; then rm generated/stamps/code/$*.new; \
+	else mv generated/stamps/code/$*.new generated/stamps/code/$*; fi
+	$(Q)last=$$(cat generated/stamps/seconds/$* 2>/dev/null || echo 0); \
+	if [ "$${last%.*}" -ge 10 ]; then echo "           ($* took $$last s last time on this machine)"; fi; \
+	if [ -t 2 ]; then exec 3>&2; fi; \
+	start=$$(date +%s.%N); \
+	$(RUN_LOCK) generated/bin/$* --out generated $(RUN_FLAGS) $(RUN_ARGS_$*) \
+	  > generated/reports/$*.txt 2> generated/reports/$*.err; \
+	status=$$?; exec 3>&-; cat generated/reports/$*.err >&2; \
+	[ $$status != 0 ] || awk -v start=$$start -v end=$$(date +%s.%N) 'BEGIN { printf "%.0f\n", end - start }' \
+	  > generated/stamps/seconds/$*; \
 	if [ $$status = 3 ] && [ -f WORKBOOK ]; then \
 	  echo "  $* stopped at an exercise still to write; its numbers, data and figures are the book's"; \
 	  rm -f generated/data/$*-* generated/numbers/$*-*.tex; \
@@ -257,26 +300,43 @@ generated/numbers/%.tex: generated/bin/% $(RUN_STAMP)
 	elif [ $$status != 0 ]; then \
 	  cat generated/reports/$*.txt; echo "$* failed with status $$status"; exit $$status; fi
 
-# Chapter 13's program trains on the book's own sources: its run is stale when any chapter is.
-generated/numbers/text.tex: $(CHAPTERS)
+# Chapter 13's program trains on the book's own sources, from a snapshot of them
+# (generated/corpus/, taken by `make corpus`, and by the first build of a tree that has none):
+# editing a chapter does not run chapter 13 again until the next snapshot.
+CORPUS := generated/corpus
+CORPUS_STAMP := $(CORPUS)/SNAPSHOT
+RUN_ARGS_text = $(if $(filter --smoke,$(RUN_FLAGS)),,--corpus $(CORPUS))
+generated/numbers/text.tex: $(if $(filter --smoke,$(RUN_FLAGS)),,$(CORPUS_STAMP))
+$(CORPUS_STAMP) corpus:
+	$(say) CORPUS "book/*.nw book/drivers/*.nw -> $(CORPUS)/"
+	$(Q)rm -rf $(CORPUS).tmp && mkdir -p $(CORPUS).tmp
+	$(Q)for nw in $(SOURCES_NW); do cp "$$nw" "$(CORPUS).tmp/$$(echo "$${nw#book/}" | tr / -)" || exit 1; done
+	$(Q)cd $(CORPUS).tmp && { echo "date $$(date -u '+%Y-%m-%d %H:%M') UTC"; \
+	  echo "sha256 $$(cat $$(ls | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"; \
+	  echo "files $$(ls | wc -l)"; } > SNAPSHOT.tmp && mv SNAPSHOT.tmp SNAPSHOT
+	$(Q)if [ -f $(CORPUS_STAMP) ] && [ "$$(sed -n 2p $(CORPUS_STAMP))" = "$$(sed -n 2p $(CORPUS).tmp/SNAPSHOT)" ]; then \
+	  rm -rf $(CORPUS).tmp; echo "  CORPUS   unchanged since $$(sed -n 's/^date //p' $(CORPUS_STAMP))"; \
+	else rm -rf $(CORPUS) && mv $(CORPUS).tmp $(CORPUS); sed 's/^/           /' $(CORPUS_STAMP); fi
 
 run: $(addprefix run-,$(PROGRAMS))
+run-text: $(if $(filter --smoke,$(RUN_FLAGS)),,$(CORPUS_STAMP))
 $(addprefix run-,$(PROGRAMS)): run-%: generated/bin/%
 	$(Q)mkdir -p generated/reports
-	$(Q)$(RUN_LOCK) $< --out generated $(RUN_FLAGS) > generated/reports/$*.txt; status=$$?; \
+	$(Q)if [ -t 2 ]; then exec 3>&2; fi; \
+	$(RUN_LOCK) $< --out generated $(RUN_FLAGS) $(RUN_ARGS_$*) > generated/reports/$*.txt; status=$$?; \
 	  printf '\n==== %s ====\n' "$*"; cat generated/reports/$*.txt; exit $$status
 
 # ---------------------------------------------------------------- figures
-# A figure may read any program's data, so it waits for every run.
-generated/figures/%.tex: figures/%.gp figures/style.gpi $(NUMBERS)
+# A figure waits for the runs whose data it reads, and for them alone (generated/mk/figures.mk,
+# written by tools/figure-deps.sh from the names in the scripts).
+generated/mk/figures.mk: $(wildcard figures/*.gp figures/*.gpi) tools/figure-deps.sh \
+                         $(patsubst %,generated/mk/%.mk,$(SLUGS))
+	$(Q)tools/figure-deps.sh $$(ls chunks/*-main.c | sed -e 's|^chunks/||' -e 's|-main\.c$$||') > $@.tmp && mv $@.tmp $@
+generated/figures/%.tex: figures/%.gp figures/style.gpi
 	$(say) PLOT $*
 	$(Q)mkdir -p $(@D)
 	$(Q)gnuplot -e "outfile='$@'" figures/style.gpi $< 2> $@.log || { cat $@.log; exit 1; }
 	$(Q)if grep -q -i -E 'warning|error' $@.log; then cat $@.log; fi
-# Chapter 5's grids of heatmaps share their layout.
-generated/figures/heads-tiny.tex generated/figures/heads-full.tex generated/figures/heads-known.tex: \
-    figures/heads-grid.gpi
-
 figures: $(FIGURE_TEX)
 
 # ---------------------------------------------------------------- the book
@@ -299,10 +359,10 @@ cut_appendices = awk -v chapters=$(2) -v appendices=$(3) ' \
 	    print substr($$0, 1, at - 1) > chapters; print substr($$0, at) > appendices; cut = 1; next } \
 	  { print > (cut ? appendices : chapters) }' $(1)
 # $(call weave,FILTER): the chapters' markup through FILTER and the index filters, as TeX.
-weave = $(NOWEB_LIB)/markup $(CHAPTERS) | $(1) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
+weave = $(NOWEB_LIB)/markup $(SOURCES_NW) | $(1) | $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | \
 	  $(NOWEB_LIB)/finduses | awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | \
 	  awk -f tools/keeplines.awk | $(NOWEB_LIB)/totex
-generated/tex/chapters.tex: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk tools/keeplines.awk \
+generated/tex/chapters.tex: $(SOURCES_NW) tools/nolocals.awk tools/nostrings.awk tools/keeplines.awk \
                             tools/print-drivers.awk
 	$(say) WEAVE 'book/*.nw'
 	$(Q)mkdir -p $(@D)
@@ -324,20 +384,25 @@ generated/tex/bibliography.tex: $(BIBS)
 	$(Q)echo "\\bibliography{$$(echo $(basename $(BIBS)) | tr ' ' ',')}" > $@
 
 LATEX := TEXINPUTS=book: pdflatex -interaction=nonstopmode -halt-on-error -output-directory=generated/tex
-# LaTeX runs again until it asks for no rerun and neither the contents nor the index changed
-# in the last run (a longer index moves the pages of what follows it in the contents).
+# LaTeX runs only the passes it needs.  A pass reads what the last one wrote (the labels and
+# citations of the .aux, the contents, the index sorted by makeindex, the bibliography); another
+# pass follows while LaTeX asks for one or any of those changed in the pass, so an edit that
+# moves no page costs one pass.  bibtex runs when the citations or the .bib files changed.
 attention.pdf: book/attention.tex $(wildcard book/*.sty book/*.tex) $(BIBS) generated/tex/chapters.tex \
                generated/tex/appendices.tex \
                generated/tex/numbers.tex generated/tex/bibliography.tex $(FIGURE_TEX)
 	$(say) LATEX $@
-	$(Q)$(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }
-	$(Q)bibtex generated/tex/attention > generated/tex/bibtex.out || { cat generated/tex/bibtex.out; exit 1; }
-	$(Q)t=generated/tex/attention; for pass in 2 3 4 5; do \
-	  makeindex -q $$t.idx || exit 1; \
-	  if [ $$pass != 2 ] && ! grep -q -E 'Rerun to get|Label\(s\) may have changed' $$t.log && \
-	     cmp -s $$t.toc $$t.toc.prev && cmp -s $$t.ind $$t.ind.prev; then break; fi; \
-	  cp $$t.toc $$t.toc.prev && cp $$t.ind $$t.ind.prev || exit 1; \
+	$(Q)t=generated/tex/attention; for pass in 1 2 3 4 5 6; do \
+	  for f in aux toc ind bbl; do if [ -f $$t.$$f ]; then cp $$t.$$f $$t.$$f.read; else rm -f $$t.$$f.read; fi; done; \
 	  $(LATEX) book/attention.tex > generated/tex/latex.out || { tail -40 generated/tex/latex.out; exit 1; }; \
+	  grep -E '^\\(citation|bibdata|bibstyle)' $$t.aux | cat - $(BIBS) > $$t.cites.new; \
+	  if [ ! -f $$t.bbl ] || ! cmp -s $$t.cites.new $$t.cites; then \
+	    bibtex $$t > generated/tex/bibtex.out || { cat generated/tex/bibtex.out; exit 1; }; \
+	    mv $$t.cites.new $$t.cites; else rm $$t.cites.new; fi; \
+	  makeindex -q $$t.idx || exit 1; \
+	  if ! grep -q -E 'Rerun to get|Label\(s\) may have changed' $$t.log && cmp -s $$t.aux $$t.aux.read && \
+	     cmp -s $$t.toc $$t.toc.read && cmp -s $$t.ind $$t.ind.read && cmp -s $$t.bbl $$t.bbl.read; then break; fi; \
+	  [ $$pass != 6 ] || { echo "LaTeX's labels did not settle in $$pass passes"; exit 1; }; \
 	done
 	$(Q)if grep -q -E 'undefined (references|citations)|Reference .* undefined' generated/tex/attention.log; then \
 	  echo "warning: LaTeX reports undefined references (make check fails on them):"; \
@@ -387,7 +452,7 @@ tests: $(CHECK_RUNNER)
 	$(Q)$(call TEST_ENV,60) $(RUN_LOCK) $(CHECK_RUNNER) || { $(if $(IS_WORKBOOK),$(unsolved);) exit 1; }
 
 # In the workbook: the exercises whose stubs are still in the sources, with the line to edit.
-unsolved = grep -n 'exercise_unsolved("' $(CHAPTERS) 2>/dev/null | \
+unsolved = grep -n 'exercise_unsolved("' $(SOURCES_NW) 2>/dev/null | \
   sed -E 's/^([^:]*):([0-9]+):.*exercise_unsolved\("([^"]*)".*/  exercise \3 is still to write: \1:\2/' | \
   { echo "Exercises still to write:"; cat; } >&2
 
@@ -405,11 +470,15 @@ sanitize:
 	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
-# A chapter is read with the appendices, as it is tangled; an appendix with every chapter, so
-# that a chunk it defines for a chapter counts as used.  Each file answers for its own chunks.
+# A chapter is read with the appendices and its driver, as it is tangled; a driver with its
+# chapter and the appendices; an appendix with every file, so that a chunk it defines for a
+# chapter counts as used.  Each file answers for its own chunks.
 lint:
-	$(Q)status=0; for nw in $(CHAPTERS); do \
-	  case $$nw in book/A*) with="$(CHAPTERS)";; *) with="$(APPENDICES)";; esac; \
+	$(Q)status=0; for nw in $(SOURCES_NW); do \
+	  case $$nw in \
+	    book/A*) with="$(SOURCES_NW)";; \
+	    book/drivers/*) with="book/$${nw#book/drivers/} $(APPENDICES)";; \
+	    *) with="$(APPENDICES) $$(ls book/drivers/$${nw#book/} 2>/dev/null)";; esac; \
 	  $(NOWEB_LIB)/markup $$nw $$(for f in $$with; do [ $$f = $$nw ] || echo $$f; done) | awk -v nw=$$nw ' \
 	    /^@file /{ file=substr($$0,7) } \
 	    /^@defn /{ name=substr($$0,7); defined[name]=1; if (file == nw) own[name]=1 } \
@@ -420,7 +489,7 @@ lint:
 	        print nw ": chunk <<" n ">> is defined but never used (a root must be a file name)"; bad=1 } \
 	      for (n in own) if (n ~ /_/) { print nw ": chunk <<" n ">> has an underscore"; bad=1 } \
 	      exit bad }' || status=1; done; \
-	dupes=$$(for nw in $(CHAPTERS); do noroots $$nw | grep -E '^<<$(ROOT_NAME)>>$$'; done | sort | uniq -d); \
+	dupes=$$(for nw in $(SOURCES_NW); do noroots $$nw | grep -E '^<<$(ROOT_NAME)>>$$'; done | sort | uniq -d); \
 	if [ -n "$$dupes" ]; then echo "roots defined by two chapters: $$dupes"; status=1; fi; \
 	exit $$status
 	$(Q)echo "  LINT     chunks: every use defined, every root a file, none unused"
@@ -473,9 +542,9 @@ else
 # In the workbook, a student's loop: the exercises still to write, then the tests, which fail
 # while any is; only when they pass, the lint, the sanitizer run and the book's references.
 check:
-	$(Q)if grep -q 'exercise_unsolved("' $(CHAPTERS); then $(unsolved); fi
+	$(Q)if grep -q 'exercise_unsolved("' $(SOURCES_NW); then $(unsolved); fi
 	$(Q)$(MAKE) --no-print-directory tests
-	$(Q)if grep -q 'exercise_unsolved("' $(CHAPTERS); then \
+	$(Q)if grep -q 'exercise_unsolved("' $(SOURCES_NW); then \
 	  echo "The tests pass, but exercises are still to write (above)."; exit 1; fi
 	$(Q)$(MAKE) --no-print-directory lint latex-refs sanitize
 	$(Q)echo "Every exercise is written, and every test passes."
@@ -499,7 +568,7 @@ EXERCISE_TESTS := generated/exercise-tests
 $(EXERCISE_NUMBERS): attention.pdf
 	$(Q)sed -n 's/^\\newlabel{\(ex:[^}]*\)}{{\([^}]*\)}.*/\1 \2/p' generated/tex/attention.aux > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-$(EXERCISE_TESTS): $(EXERCISE_NUMBERS) $(CHAPTERS) $(wildcard tests/*.c tests/*.h) Makefile \
+$(EXERCISE_TESTS): $(EXERCISE_NUMBERS) $(SOURCES_NW) $(wildcard tests/*.c tests/*.h) Makefile \
                    tools/workbook.awk tools/exercise-tests.sh
 	$(say) TRACE "the tests that reach each exercise"
 	$(Q)MAKE='$(MAKE) --no-print-directory' $(RUN_LOCK) tools/exercise-tests.sh $(EXERCISE_NUMBERS) $@
@@ -511,7 +580,7 @@ workbook: attention.pdf $(EXERCISE_TESTS)
 	$(Q)cp $(EXERCISE_NUMBERS) $(WORKBOOK_DIR).tmp/reference/exercise-numbers
 	$(Q)cp $(EXERCISE_TESTS) $(WORKBOOK_DIR).tmp/reference/exercise-tests
 	$(Q)echo "# The exercises of this workbook: number, the line to edit, the chunk." > $(WORKBOOK_DIR).tmp/WORKBOOK
-	$(Q)for nw in $(CHAPTERS); do \
+	$(Q)for nw in $(SOURCES_NW); do \
 	  awk -v numbers=$(EXERCISE_NUMBERS) -v listing=$(WORKBOOK_DIR).tmp/WORKBOOK \
 	      -v source=$$nw -f tools/workbook.awk $$nw > $(WORKBOOK_DIR).tmp/$$nw || exit 1; done
 	$(Q)rm -rf $(WORKBOOK_DIR) && mv $(WORKBOOK_DIR).tmp $(WORKBOOK_DIR)
@@ -571,10 +640,10 @@ html: generated/html/index.html
 generated/stamps/deps-html:
 	$(Q)tools/deps.sh $@ '$(HTML_TOOLS)' '$(HTML_PACKAGES)' || exit 1
 
-$(HTML_BUILD)/codes.html: $(CHAPTERS) tools/nolocals.awk tools/nostrings.awk | generated/stamps/deps-html
+$(HTML_BUILD)/codes.html: $(SOURCES_NW) tools/nolocals.awk tools/nostrings.awk | generated/stamps/deps-html
 	$(say) WEAVE 'book/*.nw (HTML)'
 	$(Q)mkdir -p $(@D)
-	$(Q){ $(NOWEB_LIB)/markup $(CHAPTERS); printf '@begin docs 0\n@text <nowebchunks>\n@nl\n@text <nowebindex>\n@nl\n@end docs 0\n'; } | \
+	$(Q){ $(NOWEB_LIB)/markup $(SOURCES_NW); printf '@begin docs 0\n@text <nowebchunks>\n@nl\n@text <nowebindex>\n@nl\n@end docs 0\n'; } | \
 	  $(NOWEB_LIB)/autodefs.c | awk -f tools/nolocals.awk | $(NOWEB_LIB)/finduses | \
 	  awk -f tools/nostrings.awk | $(NOWEB_LIB)/noidx | $(NOWEB_LIB)/tohtml -localindex > $@.tmp
 	$(Q)mv $@.tmp $@

@@ -15,7 +15,7 @@ pdf=${1:-attention.pdf}
 positions=${2:-generated/tex/attention.pos}
 width=86
 status=0
-for nw in book/*.nw; do
+for nw in book/*.nw book/drivers/*.nw; do
     awk -v nw="$nw" -v width=$width '
         /^<<.*>>=[ \t]*$/ { code = 1; next }
         /^@([ \t]|$)/ { code = 0 }

@@ -11,12 +11,20 @@
 # checks every tool again and writes STAMP only if every one is now there.  When it cannot, it
 # prints one line on stdout, the one the Makefile stops with, and exits 1.  Progress goes to
 # stderr.
+#
+# STAMP records the two lists, one line: 'TOOL... | PACKAGE...'.  A STAMP that holds exactly
+# these lists means the work is done, and the script returns at once; a list that changed (a tool
+# or a package added) is checked again, so a tree built before the change installs what it gained.
+# Where dpkg is there, a listed package that is not installed counts as missing even when every
+# tool is found, since a package may bring what no tool names (a library, a header, fonts).
 set -u -o pipefail
 
 arch=""
 if [ "${1:-}" = --arch ]; then arch=$2; shift 2; fi
 if [ $# != 3 ]; then echo "usage: tools/deps.sh [--arch ARCH] STAMP 'TOOL...' 'PACKAGE...'"; exit 2; fi
 stamp=$1 tools=$2 packages=$3
+record="$tools | $packages"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$record" ]; then exit 0; fi
 please="Please run:${arch:+ sudo dpkg --add-architecture $arch && sudo apt-get update &&} sudo apt-get install --no-install-recommends $packages  (then make again)"
 
 missing_tools() {
@@ -28,6 +36,13 @@ missing_tools() {
       *)    command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool" ;;
     esac
   done
+  if command -v dpkg-query >/dev/null 2>&1; then
+    local package
+    for package in $packages; do
+      [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] ||
+        missing="$missing $package"
+    done
+  fi
   echo "$missing"
 }
 
@@ -48,4 +63,4 @@ if [ -n "$missing" ]; then
     echo "still missing after installing:$missing (the packages do not provide it; see tools/deps.sh)"; exit 1
   fi
 fi
-mkdir -p "$(dirname "$stamp")" && touch "$stamp"
+mkdir -p "$(dirname "$stamp")" && printf '%s\n' "$record" > "$stamp"

@@ -16,18 +16,18 @@ set -u -o pipefail
 MAKE=${MAKE:-make}
 numbers=$1 out=$2
 dir=generated/trace log=generated/trace.log
-mkdir -p "$dir/book"
+mkdir -p "$dir/book/drivers"
 rm -rf "$dir/tests" "$dir/tools" "$dir/figures"
 cp -R Makefile tests tools figures "$dir/"
 exercises=$(mktemp) reached=$(mktemp) table=$(mktemp)
 trap 'rm -f "$exercises" "$reached" "$table"' EXIT
-for nw in book/*.nw; do
+for nw in book/*.nw book/drivers/*.nw; do
   awk -v numbers="$numbers" -v listing="$exercises" -v source="$nw" -v trace=1 \
       -f tools/workbook.awk "$nw" > "$dir/$nw.new" || exit 1
   if cmp -s "$dir/$nw.new" "$dir/$nw"; then rm "$dir/$nw.new"; else mv "$dir/$nw.new" "$dir/$nw"; fi
 done
 # A chapter renamed or removed since the last run leaves no copy behind.
-for nw in "$dir"/book/*.nw; do [ -e "book/${nw##*/}" ] || rm -f "$nw"; done
+for nw in "$dir"/book/*.nw "$dir"/book/drivers/*.nw; do [ -e "${nw#"$dir"/}" ] || rm -f "$nw"; done
 $MAKE -C "$dir" generated/bin/check-all > "$log" 2>&1 ||
   { tail -20 "$log"; echo "exercise-tests: the traced copy of the book does not build (see $log)"; exit 1; }
 for suite_file in tests/check_*.c; do

@@ -28,3 +28,16 @@ run_latex
 run_latex
 tex4ht -f/attention -i~/tex4ht.dir/texmf/tex4ht/ht-fonts/ -cunihtf -utf8 > tex4ht.out 2>&1 || { tail -20 tex4ht.out; exit 1; }
 t4ht -f/attention > t4ht.out 2>&1 || { tail -20 t4ht.out; exit 1; }
+# t4ht runs each converter (dvisvgm, for the pictures tex4ht could not write as HTML) through
+# sh and goes on when one fails, leaving an empty image; so its log is read, and every image it
+# asked for must be there, non-empty and a whole SVG document.
+failed=$(grep -E -m1 -e ': not found$' -e 'System return: [1-9-]' t4ht.out || true)
+if [ -n "$failed" ]; then
+  echo "make html: a converter that tex4ht runs failed: ${failed#--- Warning --- } (see $1/t4ht.out)"; exit 1
+fi
+for svg in $(sed -n 's/^System call: .* > *\([^ ]*\.svg\) *$/\1/p' t4ht.out); do
+  ending=$(tail -c 64 "$svg" 2>/dev/null | tr -d ' \n\r\t')
+  if [ ! -s "$svg" ] || ! head -c 512 "$svg" | grep -q '<svg' || [ "${ending%</svg>}" = "$ending" ]; then
+    echo "make html: tex4ht's converter wrote $1/$svg empty or cut short (see $1/t4ht.out)"; exit 1
+  fi
+done

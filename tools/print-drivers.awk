@@ -1,21 +1,23 @@
 # A noweave filter for the printed book, run on markup's output before every other filter.
-# The appendix of experiment drivers (book/A3-drivers.nw) is printed in full in the web
-# edition only.  In print each of its sections keeps its opening prose, up to its first chunk
+# The appendix of experiment drivers (its opening, book/A3-drivers.nw, then one file a chapter,
+# book/drivers/NN-slug.nw) is printed in full in the web edition only.  In print each of its sections keeps its opening prose, up to its first chunk
 # or subsection, and of its code only the chunks that another file uses or that the kept prose
 # names, once each (however many chunks continue it), with one line that says where its code
-# is, so that every reference to it in the chapters still leads to a page.  The drivers' file
-# must be the last one markup reads, and must be there: otherwise the filter stops with status 2.
+# is, so that every reference to it in the chapters still leads to a page.  The drivers' files
+# must be the last ones markup reads, the opening first, and must be there: otherwise the filter
+# stops with status 2.
 BEGIN { drivers = "book/A3-drivers.nw" }
 $1 == "@file" {
-    if (in_drivers) fail(drivers " is not the last file of the book")
-    in_drivers = ($2 == drivers)
+    if (in_drivers && $2 !~ /^book\/drivers\//) fail($2 " follows the drivers, which must come last")
+    if (!in_drivers && $2 ~ /^book\/drivers\//) fail($2 " comes before " drivers)
+    in_drivers = in_drivers || ($2 == drivers)
 }
 !in_drivers {
     if ($1 == "@use") needed[substr($0, 6)] = 1
     print
     next
 }
-{ held[++lines] = $0 }
+{ held[++lines] = $0; source[lines] = ($1 == "@file") ? $2 : source[lines - 1] }
 
 function fail(message) {
     print "print-drivers.awk: " message > "/dev/stderr"
@@ -50,8 +52,8 @@ END {
                 in_code = 0
                 if ((name in needed) && !(name in stubbed)) {
                     stubbed[name] = 1
-                    printf "%s\n@defn %s\n@nl\n@text /* printed in the web edition (make html), and in %s */\n@nl\n%s\n",
-                           begin, name, drivers, line
+                    printf "%s\n@defn %s\n@nl\n@text /* printed in the web edition, and in %s */\n@nl\n%s\n",
+                           begin, name, source[i], line
                 }
             }
             continue
