@@ -192,6 +192,9 @@ help:
 	@echo "make figures    draw every figure from the programs' data"
 	@echo "make book       typeset attention.pdf"
 	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references, print rules"
+	@echo "make check-fast the lint, and the suites whose code changed since they last passed"
+	@echo "make workbook-proof  the student's path through the workbook, at the smallest sizes"
+	@echo "make corpus     a new snapshot of the sources, which chapter 13 trains on"
 	@echo "make bench      the long runs of every program that takes --bench"
 	@echo "make portability  the compiler matrix (every file, -Werror, 5 compilers x 14 x86 targets and"
 	@echo "                 4 aarch64 ones), then builds and tests for SSE2, AVX2, native, -DNDEBUG, clang, aarch64"
@@ -448,26 +451,58 @@ $(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LDLIBS) -lm -o $@
 
+# Every suite that passes has its code's hash recorded (generated/stamps/suites/SUITE), so that
+# make check-fast knows which suites a later change touched.
+SUITE_STAMPS := $(BUILD)/stamps/suites
 tests: $(CHECK_RUNNER)
 	$(Q)$(call TEST_ENV,60) $(RUN_LOCK) $(CHECK_RUNNER) || { $(if $(IS_WORKBOOK),$(unsolved);) exit 1; }
+	$(Q)mkdir -p $(SUITE_STAMPS) && tools/code-hash.sh $(BUILD) --suites $(SUITES) | \
+	  while read -r suite hash; do echo "$$hash" > $(SUITE_STAMPS)/$$suite; done
+
+# The quick loop: the lint, then only the suites that a change touched.  A suite is touched when
+# the code it links (its own, and every module whose header it includes: tools/code-hash.sh
+# --suites) changed since it last passed, here or in make check.  make check stays the whole proof.
+check-fast: $(CHECK_RUNNER)
+	$(Q)$(MAKE) --no-print-directory lint
+	$(Q)mkdir -p $(SUITE_STAMPS) && tools/code-hash.sh $(BUILD) --suites $(SUITES) > $(SUITE_STAMPS)/now
+	$(Q)touched=$$(while read -r suite hash; do \
+	  [ "$$(cat $(SUITE_STAMPS)/$$suite 2>/dev/null)" = "$$hash" ] || echo $$suite; done < $(SUITE_STAMPS)/now); \
+	if [ -z "$$touched" ]; then echo "  CHECK    no suite's code changed since it last passed"; exit 0; fi; \
+	failed=""; for suite in $$touched; do \
+	  echo "  SUITE    $$suite"; \
+	  if CK_RUN_SUITE=$$suite $(call TEST_ENV,60) $(RUN_LOCK) $(CHECK_RUNNER) > $(SUITE_STAMPS)/$$suite.log 2>&1; then \
+	    tail -1 $(SUITE_STAMPS)/$$suite.log | sed 's/^/           /'; \
+	    awk -v suite=$$suite '$$1 == suite { print $$2 }' $(SUITE_STAMPS)/now > $(SUITE_STAMPS)/$$suite; \
+	  else cat $(SUITE_STAMPS)/$$suite.log; failed="$$failed $$suite"; fi; done; \
+	untouched=$$(( $(words $(SUITES)) - $$(echo $$touched | wc -w) )); \
+	if [ -n "$$failed" ]; then echo "check-fast: failing:$$failed"; exit 1; fi; \
+	echo "  CHECK    $$(echo $$touched | wc -w) suites touched and passing; $$untouched untouched since they last passed"
 
 # In the workbook: the exercises whose stubs are still in the sources, with the line to edit.
 unsolved = grep -n 'exercise_unsolved("' $(SOURCES_NW) 2>/dev/null | \
   sed -E 's/^([^:]*):([0-9]+):.*exercise_unsolved\("([^"]*)".*/  exercise \3 is still to write: \1:\2/' | \
   { echo "Exercises still to write:"; cat; } >&2
 
-# Every program at its smallest size, and every suite, built with ASan and UBSan.
+# Every program at its smallest size, and every suite, built with ASan and UBSan.  Nothing here
+# is timed, so the build uses every core, and the programs and the suites run side by side, one
+# per core, each program with an output folder of its own; they hold the run lock shared, so
+# that no timed run of the book shares the machine with them.
+SAN_LOCK := flock -s generated/.run.lock
 sanitize:
-	$(Q)$(MAKE) --no-print-directory BUILD=generated/san SAN=1 generated/san/bin/check-all \
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) BUILD=generated/san SAN=1 generated/san/bin/check-all \
 	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
-	$(Q)for p in $(PROGRAMS); do \
-	  printf '  %-8s %s --smoke\n' SAN $$p; \
-	  $(SAN_ENV) $(RUN_LOCK) generated/san/bin/$$p --smoke --out generated/san/out > generated/san/$$p.txt 2>&1; status=$$?; \
-	  if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  (stopped at an exercise still to write)"; \
-	  elif [ $$status != 0 ]; then cat generated/san/$$p.txt; echo "$$p failed under the sanitizers"; exit 1; fi; done
-	$(Q)echo "  SAN      check-all"
-	$(Q)$(call TEST_ENV,300) $(SAN_ENV) $(RUN_LOCK) generated/san/bin/check-all > generated/san/check.txt 2>&1 || \
-	  { if [ -f WORKBOOK ]; then echo "  (tests fail: exercises still to write)"; else cat generated/san/check.txt; exit 1; fi; }
+	$(Q)echo "  SAN      $(PROGRAMS) (--smoke)"
+	$(Q)rm -rf generated/san/out && printf '%s\n' $(PROGRAMS) | xargs -P $$(nproc) -I{} sh -c \
+	  '$(SAN_ENV) $(SAN_LOCK) generated/san/bin/{} --smoke --out generated/san/out/{} > generated/san/{}.txt 2>&1; \
+	   status=$$?; if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  ({} stopped at an exercise still to write)"; \
+	   elif [ $$status != 0 ]; then cat generated/san/{}.txt; echo "{} failed under the sanitizers"; exit 1; fi'
+	$(Q)echo "  SAN      check-all, $(words $(SUITES)) suites"
+	$(Q)printf '%s\n' $(SUITES) | xargs -P $$(nproc) -I{} sh -c \
+	  'CK_RUN_SUITE={} $(call TEST_ENV,300) $(SAN_ENV) $(SAN_LOCK) generated/san/bin/check-all \
+	     > generated/san/check-{}.txt 2>&1 || { if [ -f WORKBOOK ]; then echo "  (suite {} fails: exercises still to write)"; \
+	     else cat generated/san/check-{}.txt; echo "suite {} failed under the sanitizers"; exit 1; fi; }'
+	$(Q)cat generated/san/check-*.txt | awk '/^[0-9]+%: Checks:/ { gsub(/,/, ""); checks += $$3; bad += $$5 + $$7 } \
+	  END { printf "  SAN      %d checks, %d failures or errors\n", checks, bad }'
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
 # A chapter is read with the appendices and its driver, as it is tangled; a driver with its
@@ -534,9 +569,10 @@ latex-refs: attention.pdf
 print-rules: attention.pdf
 	$(Q)tools/check-print.sh attention.pdf generated/tex/attention.pos
 
-# The suites run last, so that Check's summary is the closing line.
+# The suites run last, so that Check's summary is the closing line.  The student's path through
+# the workbook is `make workbook-proof`; CI walks it at full size on every submission.
 ifeq ($(IS_WORKBOOK),)
-check: lint latex-refs sanitize print-rules build-rules reliability workbook-proof
+check: lint latex-refs sanitize print-rules build-rules reliability
 	$(Q)$(MAKE) --no-print-directory tests
 else
 # In the workbook, a student's loop: the exercises still to write, then the tests, which fail
@@ -613,8 +649,6 @@ BENCH_ARGS_cost = $(if $(ISA_COSTS),--compare $(subst $(space),:,$(strip $(ISA_C
 # sweep, and keeps the plan beside itself.
 ISA_PLANS   := $(patsubst %,%.plan,$(ISA_COSTS))
 bench: $(BINARIES) $(ISA_COSTS) $(ISA_PLANS)
-	$(Q)tools/deps.sh generated/stamps/deps-bench '$(BENCH_TOOLS)' '$(BENCH_PACKAGES)' \
-	  || echo "  (the comparison with NumPy will be skipped)"
 	$(Q)mkdir -p generated/data
 	$(Q)ran=""; $(foreach p,$(PROGRAMS),\
 	  if generated/bin/$(p) --help | grep -q -e '^ *--bench '; then echo "  BENCH    $(p)"; \
@@ -637,8 +671,11 @@ HTML_BUILD := generated/html-build
 html: generated/html/index.html
 	$(Q)echo "  HTML     open $(CURDIR)/generated/html/index.html"
 
-generated/stamps/deps-html:
-	$(Q)tools/deps.sh $@ '$(HTML_TOOLS)' '$(HTML_PACKAGES)' || exit 1
+# The stamp records its lists, and tools/deps.sh returns at once when they are the same, so the
+# check runs every time and installs what a list gained; as an order-only prerequisite it remakes
+# nothing that depends on it.
+generated/stamps/deps-html: FORCE
+	$(Q)tools/deps.sh $@ '$(strip $(HTML_TOOLS))' '$(strip $(HTML_PACKAGES))' || exit 1
 
 $(HTML_BUILD)/codes.html: $(SOURCES_NW) tools/nolocals.awk tools/nostrings.awk | generated/stamps/deps-html
 	$(say) WEAVE 'book/*.nw (HTML)'
@@ -677,7 +714,7 @@ generated/html/index.html: $(HTML_BUILD)/attention.html $(HTML_BUILD)/codes.html
 # math render, chunk references scroll, nothing scrolls sideways at 390 and 1280 px; and every
 # number of the text has the same value in the PDF and in the HTML.
 check-html: html
-	$(Q)tools/deps.sh generated/stamps/deps-browser '$(BROWSER_TOOLS)' '$(BROWSER_PACKAGES)' || exit 1
+	$(Q)tools/deps.sh generated/stamps/deps-browser '$(strip $(BROWSER_TOOLS))' '$(strip $(BROWSER_PACKAGES))' || exit 1
 	$(Q)node tools/html-numbers.mjs generated/tex/numbers.tex $(HTML_BUILD)/woven.tex generated/tex/printed.tex \
 	  attention.pdf generated/html
 	$(Q)node tools/check-html.mjs generated/html generated/html-shots
@@ -686,7 +723,7 @@ check-html: html
 # The library, the programs and the suites built for every target the book supports, each in
 # generated/port/<name>; every build's suites run (aarch64's under qemu).  See tools/portability.sh.
 portability: tangle
-	$(Q)tools/deps.sh --arch arm64 generated/stamps/deps-port '$(PORT_TOOLS)' '$(PORT_PACKAGES)' || exit 1
+	$(Q)tools/deps.sh --arch arm64 generated/stamps/deps-port '$(strip $(PORT_TOOLS))' '$(strip $(PORT_PACKAGES))' || exit 1
 	$(Q)MAKE='$(MAKE) --no-print-directory' PORT_BUILDS='$(PORT_BUILDS)' tools/portability.sh
 
 FORCE:
