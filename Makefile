@@ -38,10 +38,10 @@ BUILD   ?= generated
 # NumPy then uses for its products instead of the reference BLAS (a hundred times slower on this
 # book's machines).  Each list is recorded in its stamp (generated/stamps/deps*), so a tool or a
 # package added here is installed on a tree already built.
-TOOLS    := notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
+TOOLS    := /usr/include/stdio.h notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
             /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty /usr/bin/python3 \
             /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0
-PACKAGES := noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
+PACKAGES := libc6-dev noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
             poppler-utils texlive-pictures python3-numpy libopenblas0-pthread
 # `make portability` needs more: the compilers of its matrix, a cross compiler, qemu
 # (tools/portability.sh).  Debian's libomp-N-dev packages exclude one another, so one OpenMP
@@ -177,7 +177,7 @@ $(foreach entry,$(shell tools/code-hash.sh generated --programs $(PROGRAMS) | tr
 endif
 endif
 
-.PHONY: all corpus check-fast tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
+.PHONY: all corpus check-fast check-execs tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
         tests sanitize latex-refs print-rules workbook workbook-proof check-exercise put-back html check-html FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
@@ -195,6 +195,7 @@ help:
 	@echo "make check-fast the lint, and the suites whose code changed since they last passed"
 	@echo "make workbook-proof  the student's path through the workbook, at the smallest sizes"
 	@echo "make corpus     a new snapshot of the sources, which chapter 13 trains on"
+	@echo "make check-execs  a build from scratch under strace: every program it ran is in a tool list"
 	@echo "make bench      the long runs of every program that takes --bench"
 	@echo "make portability  the compiler matrix (every file, -Werror, 5 compilers x 14 x86 targets and"
 	@echo "                 4 aarch64 ones), then builds and tests for SSE2, AVX2, native, -DNDEBUG, clang, aarch64"
@@ -267,7 +268,9 @@ objects: $(MODULE_OBJECTS) $(patsubst chunks/%.c,$(BUILD)/obj/%.o,$(MAINS)) \
 # its last link took); make computes it while it reads this file and rewrites the stamp only
 # when it changed, as it does the flags' stamp.  An edit of prose, or one that only moves a
 # chunk's lines, relinks the program (its debugging lines moved) and leaves its run alone.  The
-# run itself records the hash of the link it ran, so a first build runs each program once.
+# run itself records the hash of the link it ran, so a first build runs each program once; and
+# the hash and the run's flags it last ran with (.ran), so that code changed and changed back
+# does not run it again.
 generated/stamps/code/%: ;
 
 # A program's numbers file stands for its whole run (it is written last).  Every run holds
@@ -279,20 +282,23 @@ generated/stamps/code/%: ;
 # removed, so that no figure mixes the two.
 # RUN_ARGS_<program> adds a program's own arguments (chapter 13's names its corpus).
 generated/numbers/%.tex: generated/stamps/code/% $(RUN_STAMP) | generated/bin/%
-	$(say) RUN "$*$(if $(RUN_ARGS_$*), $(RUN_ARGS_$*))"
 	$(Q)mkdir -p generated/reports generated/numbers generated/data generated/stamps/seconds generated/stamps/code
 	$(Q)tools/code-hash.sh generated --programs $* | cut -d' ' -f2 > generated/stamps/code/$*.new; \
 	if cmp -s generated/stamps/code/$*.new generated/stamps/code/$*; then rm generated/stamps/code/$*.new; \
 	else mv generated/stamps/code/$*.new generated/stamps/code/$*; fi
-	$(Q)last=$$(cat generated/stamps/seconds/$* 2>/dev/null || echo 0); \
+	$(Q)cat generated/stamps/code/$* $(filter-out generated/stamps/code/%,$^) > generated/stamps/code/$*.now
+	$(Q)if [ -f $@ ] && cmp -s generated/stamps/code/$*.now generated/stamps/code/$*.ran; then \
+	  printf '  %-8s %s\n' SAME "$*: its code, flags and input are those it last ran with"; touch $@; exit 0; fi; \
+	printf '  %-8s %s\n' RUN "$*$(if $(RUN_ARGS_$*), $(RUN_ARGS_$*))"; \
+	last=$$(cat generated/stamps/seconds/$* 2>/dev/null || echo 0); \
 	if [ "$${last%.*}" -ge 10 ]; then echo "           ($* took $$last s last time on this machine)"; fi; \
 	if [ -t 2 ]; then exec 3>&2; fi; \
 	start=$$(date +%s.%N); \
 	$(RUN_LOCK) generated/bin/$* --out generated $(RUN_FLAGS) $(RUN_ARGS_$*) \
 	  > generated/reports/$*.txt 2> generated/reports/$*.err; \
 	status=$$?; exec 3>&-; cat generated/reports/$*.err >&2; \
-	[ $$status != 0 ] || awk -v start=$$start -v end=$$(date +%s.%N) 'BEGIN { printf "%.0f\n", end - start }' \
-	  > generated/stamps/seconds/$*; \
+	[ $$status != 0 ] || { awk -v start=$$start -v end=$$(date +%s.%N) 'BEGIN { printf "%.0f\n", end - start }' \
+	  > generated/stamps/seconds/$* && mv generated/stamps/code/$*.now generated/stamps/code/$*.ran; }; \
 	if [ $$status = 3 ] && [ -f WORKBOOK ]; then \
 	  echo "  $* stopped at an exercise still to write; its numbers, data and figures are the book's"; \
 	  rm -f generated/data/$*-* generated/numbers/$*-*.tex; \
@@ -718,6 +724,22 @@ check-html: html
 	$(Q)node tools/html-numbers.mjs generated/tex/numbers.tex $(HTML_BUILD)/woven.tex generated/tex/printed.tex \
 	  attention.pdf generated/html
 	$(Q)node tools/check-html.mjs generated/html generated/html-shots
+
+# ---------------------------------------------------------------- the lists, on this machine
+# CI proves the tool lists on a fresh Debian root (tools/fresh-root.sh).  On a developer's
+# machine, whose packages would hide a tool no list names, `make check-execs` builds a copy of
+# the book from scratch (generated/execs/) under strace, make, make html and make check-html,
+# and checks every program it ran against the lists (tools/check-execs.sh).
+EXECS_DIR := generated/execs
+check-execs:
+	$(Q)tools/deps.sh generated/stamps/deps-strace strace strace || exit 1
+	$(Q)rm -rf $(EXECS_DIR) && mkdir -p $(EXECS_DIR)
+	$(Q)tar -c --exclude=./generated --exclude=./chunks --exclude=./workbook --exclude=./workbook.tmp \
+	  --exclude=./attention.pdf --exclude=./.git . | tar -x -C $(EXECS_DIR)
+	$(say) EXECS "make, make html and make check-html in $(EXECS_DIR), under strace"
+	$(Q)cd $(EXECS_DIR) && strace -f -qq -e trace=execve -o ../execs.log \
+	  $(MAKE) --no-print-directory all html check-html > ../execs.out 2>&1 || { tail -20 ../execs.out; exit 1; }
+	$(Q)tools/check-execs.sh generated/execs.log '$(strip $(PACKAGES) $(HTML_PACKAGES) $(BROWSER_PACKAGES))'
 
 # ---------------------------------------------------------------- portability
 # The library, the programs and the suites built for every target the book supports, each in
