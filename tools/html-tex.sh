@@ -31,9 +31,10 @@ t4ht -f/attention > t4ht.out 2>&1 || { tail -20 t4ht.out; exit 1; }
 # t4ht runs each converter (dvisvgm, for the pictures tex4ht could not write as HTML) through
 # sh and goes on when one fails, leaving an empty image; so its log is read, and every image it
 # asked for must be there, non-empty and a whole SVG document.
-failed=$(grep -E -m1 -e ': not found$' -e 'System return: [1-9-]' t4ht.out || true)
+failed=$(awk '/^System call: / { call = substr($0, 14); sub(/ .*/, "", call); command = substr($0, 14); sub(/ +$/, "", command) }
+  /: not found$/ || /System return: [1-9-]/ { sub(/^--- Warning --- /, ""); print call ": " $0 " (in: " command ")"; exit }' t4ht.out)
 if [ -n "$failed" ]; then
-  echo "make html: a converter that tex4ht runs failed: ${failed#--- Warning --- } (see $1/t4ht.out)"; exit 1
+  echo "make html: tex4ht's converter failed: $failed; see $1/t4ht.out"; exit 1
 fi
 for svg in $(sed -n 's/^System call: .* > *\([^ ]*\.svg\) *$/\1/p' t4ht.out); do
   ending=$(tail -c 64 "$svg" 2>/dev/null | tr -d ' \n\r\t')
