@@ -271,7 +271,7 @@ objects: $(MODULE_OBJECTS) $(patsubst chunks/%.c,$(BUILD)/obj/%.o,$(MAINS)) \
 # run itself records the hash of the link it ran, so a first build runs each program once; and
 # the hash and the run's flags it last ran with (.ran), so that code changed and changed back
 # does not run it again.
-generated/stamps/code/%: ;
+$(patsubst %,generated/stamps/code/%,$(PROGRAMS)): ;
 
 # A program's numbers file stands for its whole run (it is written last).  Every run holds
 # $(RUN_LOCK), so that no two run side by side.  A run that took more than ten seconds last time
@@ -320,9 +320,9 @@ $(CORPUS_STAMP) corpus:
 	$(say) CORPUS "book/*.nw book/drivers/*.nw -> $(CORPUS)/"
 	$(Q)rm -rf $(CORPUS).tmp && mkdir -p $(CORPUS).tmp
 	$(Q)for nw in $(SOURCES_NW); do cp "$$nw" "$(CORPUS).tmp/$$(echo "$${nw#book/}" | tr / -)" || exit 1; done
-	$(Q)cd $(CORPUS).tmp && { echo "date $$(date -u '+%Y-%m-%d %H:%M') UTC"; \
-	  echo "sha256 $$(cat $$(ls | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"; \
-	  echo "files $$(ls | wc -l)"; } > SNAPSHOT.tmp && mv SNAPSHOT.tmp SNAPSHOT
+	$(Q)cd $(CORPUS).tmp && files=$$(ls | LC_ALL=C sort) && { echo "date $$(date -u '+%Y-%m-%d %H:%M') UTC"; \
+	  echo "sha256 $$(cat $$files | sha256sum | cut -d' ' -f1)"; \
+	  echo "files $$(echo $$files | wc -w)"; } > ../SNAPSHOT.tmp && mv ../SNAPSHOT.tmp SNAPSHOT
 	$(Q)if [ -f $(CORPUS_STAMP) ] && [ "$$(sed -n 2p $(CORPUS_STAMP))" = "$$(sed -n 2p $(CORPUS).tmp/SNAPSHOT)" ]; then \
 	  rm -rf $(CORPUS).tmp; echo "  CORPUS   unchanged since $$(sed -n 's/^date //p' $(CORPUS_STAMP))"; \
 	else rm -rf $(CORPUS) && mv $(CORPUS).tmp $(CORPUS); sed 's/^/           /' $(CORPUS_STAMP); fi

@@ -1,9 +1,9 @@
 /* Tests of the text module (chapter 13): the held-out split against the files it came from, the
- * loading of a folder in the order of the names, the baselines against closed forms, the
- * evaluation against the model's own loss, the head scores of a model with uniform attention
- * against the scores worked out from the bytes alone, the in-context score of a straight line,
- * the spelling of every byte for TeX, and the cached decoder of a byte model against its full
- * pass. */
+ * loading of a folder in the order of the names, the record of a snapshot, the baselines against
+ * closed forms, the evaluation against the model's own loss, the head scores of a model with
+ * uniform attention against the scores worked out from the bytes alone, the in-context score of
+ * a straight line, the spelling of every byte for TeX, and the cached decoder of a byte model
+ * against its full pass. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -95,6 +95,56 @@ START_TEST(a_folder_loads_its_sources_in_the_order_of_their_names)
     rmdir(folder);
     ck_assert(!text_corpus_load(&c, folder, error, sizeof error));
     ck_assert(strstr(error, "cannot read") != NULL);
+}
+END_TEST
+
+#define HASH "b79f652d3fa2d7fb5c4c01008bc003967574ab28cf94980b9fabbc9e2134c48d"
+#define DATE "date 2024-05-17 09:41 UTC\n"
+
+/* A record of the three lines make corpus writes is read whole (the last newline may be
+ * missing); a folder without one, or no folder, is no snapshot; a record with a line missing,
+ * out of order or empty, a hash too short or in upper case, a count that is no positive number,
+ * a line too long or a control character in the date, is bad, and leaves nothing behind. */
+START_TEST(a_snapshots_record_is_read_or_found_bad)
+{
+    char folder[] = "/tmp/check-text-XXXXXX", path[512];
+    ck_assert(mkdtemp(folder) != NULL);
+    TextSnapshot s;
+    ck_assert_int_eq(text_snapshot_read(folder, &s), TEXT_SNAPSHOT_NONE);
+    write_file(folder, "SNAPSHOT", DATE "sha256 " HASH "\nfiles 30\n");
+    ck_assert_int_eq(text_snapshot_read(folder, &s), TEXT_SNAPSHOT_READ);
+    ck_assert_str_eq(s.date, "2024-05-17 09:41 UTC");
+    ck_assert_str_eq(s.sha256, HASH);
+    ck_assert_int_eq(s.files, 30);
+    write_file(folder, "SNAPSHOT", DATE "sha256 " HASH "\nfiles 7");
+    ck_assert_int_eq(text_snapshot_read(folder, &s), TEXT_SNAPSHOT_READ);
+    ck_assert_int_eq(s.files, 7);
+    const char *bad[] = {
+        "",
+        DATE "sha256 " HASH "\n",
+        "sha256 " HASH "\n" DATE "files 30\n",
+        "date \nsha256 " HASH "\nfiles 30\n",
+        DATE "sha256 " HASH "0\nfiles 30\n",
+        DATE "sha256 b79f652d3fa2d7fb5c4c01008bc003967574ab28cf94980b9fabbc9e2134c48\nfiles 30\n",
+        DATE "sha256 B79F652D3FA2D7FB5C4C01008BC003967574AB28CF94980B9FABBC9E2134C48D\nfiles 30\n",
+        DATE "sha256 " HASH "\nfiles thirty\n",
+        DATE "sha256 " HASH "\nfiles 0\n",
+        DATE "sha256 " HASH "\nfiles -3\n",
+        "date 2024-05-17\t09:41 UTC\nsha256 " HASH "\nfiles 30\n",
+        "date 2024-05-17 09:41 UTC, a date far too long for the record of a snapshot to hold "
+        "in its field, and a line longer than the buffer it is read into\nsha256 " HASH
+        "\nfiles 30\n",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        write_file(folder, "SNAPSHOT", bad[k]);
+        ck_assert_msg(text_snapshot_read(folder, &s) == TEXT_SNAPSHOT_BAD, "record %zu", k);
+        ck_assert(s.date[0] == '\0' && s.sha256[0] == '\0' && s.files == 0);
+    }
+    snprintf(path, sizeof path, "%s/SNAPSHOT", folder);
+    ck_assert(text_snapshot_read(path, &s) == TEXT_SNAPSHOT_NONE);     /* not a folder */
+    remove(path);
+    rmdir(folder);
+    ck_assert(text_snapshot_read(folder, &s) == TEXT_SNAPSHOT_NONE);
 }
 END_TEST
 
@@ -290,6 +340,7 @@ Suite *text_suite(void)
     TCase *corpus = tcase_create("corpus");
     tcase_add_test(corpus, the_split_keeps_every_byte_once_in_order);
     tcase_add_test(corpus, a_folder_loads_its_sources_in_the_order_of_their_names);
+    tcase_add_test(corpus, a_snapshots_record_is_read_or_found_bad);
     tcase_add_test(corpus, the_baselines_match_their_closed_forms);
     suite_add_tcase(suite, corpus);
     TCase *model = tcase_create("model");
