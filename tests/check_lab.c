@@ -452,6 +452,26 @@ START_TEST(out_of_memory_names_the_program)
 }
 END_TEST
 
+START_TEST(arrays_keep_to_a_quarter_of_the_memory_and_two_gib)
+{
+    const size_t mib = (size_t)1 << 20, physical = lab_physical_memory();
+    unsetenv("LAB_MEMORY_AVAILABLE_MIB");
+    const size_t quiet = lab_array_budget(false), bench = lab_array_budget(true);
+    ck_assert_uint_le(quiet, (size_t)2048 * mib);
+    ck_assert_uint_le(quiet, physical / 4);
+    ck_assert_uint_le(bench, physical / 4);
+    ck_assert_uint_ge(bench, quiet);
+    setenv("LAB_MEMORY_AVAILABLE_MIB", "400", 1);           /* a busy machine */
+    ck_assert_uint_eq(lab_memory_available(), 400 * mib);
+    ck_assert_uint_eq(lab_array_budget(false), 100 * mib);
+    ck_assert_uint_eq(lab_array_budget(true), 100 * mib);
+    setenv("LAB_MEMORY_AVAILABLE_MIB", "-5", 1);            /* not a size: ignored */
+    ck_assert_uint_gt(lab_memory_available(), 0);
+    ck_assert_uint_le(lab_memory_available(), physical);
+    unsetenv("LAB_MEMORY_AVAILABLE_MIB");
+}
+END_TEST
+
 static void ask_for_too_much_memory(void)
 {
     Lab lab = { .slug = "cost" };
@@ -567,6 +587,7 @@ Suite *lab_suite(void)
     tcase_add_test(core, a_signal_leaves_no_temporary_file);
     tcase_add_test(core, out_of_memory_names_the_program);
     tcase_add_test(core, a_need_beyond_physical_memory_is_refused);
+    tcase_add_test(core, arrays_keep_to_a_quarter_of_the_memory_and_two_gib);
     tcase_add_test(core, a_signed_number_has_a_minus_sign_and_no_negative_zero);
     suite_add_tcase(suite, core);
     return suite;

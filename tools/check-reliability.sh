@@ -45,6 +45,15 @@ for args in "--n 512" "--d 64" "--rss" "--variant flash --bench"; do
 done
 [ -e "$scratch/opt" ] && fail "a refused run left $scratch/opt behind"
 
+# The rule for arrays on a busy machine (LAB_MEMORY_AVAILABLE_MIB plays one): a program that
+# sizes an array from the machine takes at most a quarter of the memory available, and says so.
+LAB_MEMORY_AVAILABLE_MIB=64 "$bin/decoding" --smoke --cache-mib 0 --out "$scratch/busy" > "$scratch/busy.txt" 2>&1 ||
+  fail "decoding failed on a machine with 64 MiB available: $(tail -1 "$scratch/busy.txt")"
+grep -q '^memory: a quarter of the memory available now is 16 MiB' "$scratch/busy.txt" ||
+  fail "decoding did not say that it shrank its arrays on a machine with 64 MiB available"
+grep -qx 'cache_mib=16' "$scratch/busy.txt" ||
+  fail "decoding's long cache is not 16 MiB with 64 MiB available: $(grep '^cache_mib=' "$scratch/busy.txt")"
+
 # A missing tool, for a user who cannot install it: one line, status 1, no stamp.  Run as the
 # user nobody when we are root (a root run would call apt-get); skipped for other users, who
 # might have password-less sudo.

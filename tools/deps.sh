@@ -39,7 +39,9 @@ missing_tools() {
   if command -v dpkg-query >/dev/null 2>&1; then
     local package
     for package in $packages; do
-      [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] ||
+      # A name without an architecture matches the package of every architecture installed
+      # (check, and check:arm64 for make portability): one installed is enough.
+      dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -qx 'install ok installed' ||
         missing="$missing $package"
     done
   fi
