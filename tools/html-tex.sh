@@ -31,8 +31,11 @@ t4ht -f/attention > t4ht.out 2>&1 || { tail -20 t4ht.out; exit 1; }
 # t4ht runs each converter (dvisvgm, for the pictures tex4ht could not write as HTML) through
 # sh and goes on when one fails, leaving an empty image; so its log is read, and every image it
 # asked for must be there, non-empty and a whole SVG document.
+# The shell's "not found" goes to stderr, unbuffered, so it may stand before the call it failed
+# in; it names the command itself.  A nonzero "System return" follows its "System call".
 failed=$(awk '/^System call: / { call = substr($0, 14); sub(/ .*/, "", call); command = substr($0, 14); sub(/ +$/, "", command) }
-  /: not found$/ || /System return: [1-9-]/ { sub(/^--- Warning --- /, ""); print call ": " $0 " (in: " command ")"; exit }' t4ht.out)
+  /: not found$/ { print $0; exit }
+  /System return: [1-9-]/ { sub(/^--- Warning --- /, ""); print call ": " $0 " (in: " command ")"; exit }' t4ht.out)
 if [ -n "$failed" ]; then
   echo "make html: tex4ht's converter failed: $failed; see $1/t4ht.out"; exit 1
 fi
