@@ -26,11 +26,12 @@ allowed=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflic
 executed=$(sed -n -E 's/^[0-9]+ +execve\("([^"]+)".* = 0$/\1/p' "$log" | sort -u)
 [ -n "$executed" ] || { echo "check-execs: $log records no program run (is it strace -f -e trace=execve?)"; exit 1; }
 
-# dpkg knows a file by the path its package ships, which on a merged /usr may lack the /usr.
+# dpkg knows a file by the path its package ships, which on a merged /usr may lack the /usr;
+# a diversion (dash's of /bin/sh) is listed before the owner.
 owner_of() {
   local path owner
   for path in "$@" "${1#/usr}" "${2#/usr}"; do
-    owner=$(dpkg -S "$path" 2>/dev/null | head -1) && [ -n "$owner" ] && break
+    owner=$(dpkg -S "$path" 2>/dev/null | grep -v "^diversion by " | head -1) && [ -n "$owner" ] && break
   done
   owner=${owner%%:*}; echo "${owner%%,*}"
 }
