@@ -510,7 +510,8 @@ sanitize:
 	$(Q)cat generated/san/check-*.txt | awk '/^[0-9]+%: Checks:/ { gsub(/,/, ""); checks += $$3; bad += $$5 + $$7 } \
 	  END { printf "  SAN      %d checks, %d failures or errors\n", checks, bad }'
 
-# The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice.
+# The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice, and
+# the chapters with the appendices whole without the drivers (a chapter's program names its parts).
 # A chapter is read with the appendices and its driver, as it is tangled; a driver with its
 # chapter and the appendices; an appendix with every file, so that a chunk it defines for a
 # chapter counts as used.  Each file answers for its own chunks.
@@ -532,6 +533,9 @@ lint:
 	      exit bad }' || status=1; done; \
 	dupes=$$(for nw in $(SOURCES_NW); do noroots $$nw | grep -E '^<<$(ROOT_NAME)>>$$'; done | sort | uniq -d); \
 	if [ -n "$$dupes" ]; then echo "roots defined by two chapters: $$dupes"; status=1; fi; \
+	strays=$$(noroots $(CHAPTERS) | grep -v -E '^<<$(ROOT_NAME)>>$$' | tr '\n' ' '); \
+	if [ -n "$$strays" ]; then \
+	  echo "chunks of the chapters that no chapter uses (a driver may not pick them up): $$strays"; status=1; fi; \
 	exit $$status
 	$(Q)echo "  LINT     chunks: every use defined, every root a file, none unused"
 
