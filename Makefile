@@ -511,7 +511,7 @@ sanitize:
 	  END { printf "  SAN      %d checks, %d failures or errors\n", checks, bad }'
 
 # The chunk lint: no undefined chunk, every root a file name, no root used as a chunk twice, and
-# the chapters with the appendices whole without the drivers (a chapter's program names its parts).
+# no chunk of a chapter that only its driver uses: a chapter's program names its own parts.
 # A chapter is read with the appendices and its driver, as it is tangled; a driver with its
 # chapter and the appendices; an appendix with every file, so that a chunk it defines for a
 # chapter counts as used.  Each file answers for its own chunks.
