@@ -21,7 +21,7 @@ static InductionModel random_model(InductionShape s, uint64_t seed)
     rng_seed(&rng, seed, 1);
     InductionModel m = induction_new(s);
     induction_init(&m, &rng);
-    KitParam list[INDUCTION_MATRICES];
+    KitParam64 list[INDUCTION_MATRICES];
     induction_params(&m, list);
     for (int p = 0; p < INDUCTION_MATRICES; p++)     /* the biases, which start at 0 */
         if (list[p].role == KIT_BIAS)
@@ -49,24 +49,24 @@ START_TEST(layer_with_a_zero_bias_is_the_layer_without_one)
     InductionModel m = random_model(s, 3);
     Rng rng;
     rng_seed(&rng, 4, 1);
-    Matrix64 x = matrix64_new(9, 12), mine = matrix64_new(9, 12), theirs = matrix64_new(9, 12);
+    Matrix64 x = matrix_new64(9, 12), mine = matrix_new64(9, 12), theirs = matrix_new64(9, 12);
     for (int e = 0; e < 9 * 12; e++)
         x.data[e] = rng_normal(&rng);
-    Matrix64 zero = matrix64_new(3, 9);
-    MultiHead64Trace t1 = multihead64_trace_new(&m.stack.layer[0], 9, 1),
-                     t2 = multihead64_trace_new(&m.stack.layer[0], 9, 1);
-    LayerOptions with_zero = kit_stack_layer(&m.stack, 0), without = with_zero;
+    Matrix64 zero = matrix_new64(3, 9);
+    MultiHeadTrace64 t1 = multihead_trace_new64(&m.stack.layer[0], 9, 1),
+                     t2 = multihead_trace_new64(&m.stack.layer[0], 9, 1);
+    LayerOptions64 with_zero = kit_stack_layer64(&m.stack, 0), without = with_zero;
     with_zero.bias = zero;
     without.bias = (Matrix64){ 0, 0, NULL };
-    multihead64_forward(&m.stack.layer[0], with_zero, x, &t1, mine);
-    multihead64_forward(&m.stack.layer[0], without, x, &t2, theirs);
+    multihead_forward64(&m.stack.layer[0], with_zero, x, &t1, mine);
+    multihead_forward64(&m.stack.layer[0], without, x, &t2, theirs);
     ck_assert_double_eq(matrix64_largest_difference(mine, theirs), 0.0);
     ck_assert_double_eq(matrix64_largest_difference(t1.weights, t2.weights), 0.0);
-    multihead64_trace_free(&t1);
-    multihead64_trace_free(&t2);
+    multihead_trace_free64(&t1);
+    multihead_trace_free64(&t2);
     Matrix64 *all[] = { &x, &mine, &theirs, &zero };
     for (int a = 0; a < 4; a++)
-        matrix64_free(all[a]);
+        matrix_free64(all[a]);
     induction_free(&m);
 }
 END_TEST
@@ -75,14 +75,14 @@ START_TEST(a_bias_alone_gives_its_softmax_by_distance)
 {
     const InductionShape s = { 4, 6, 4, 2 };
     InductionModel m = induction_new(s);        /* all weights 0: every score is 0 */
-    Matrix64 x = matrix64_new(6, 4), y = matrix64_new(6, 4);
+    Matrix64 x = matrix_new64(6, 4), y = matrix_new64(6, 4);
     for (int e = 0; e < 4 * 6; e++)
         x.data[e] = 1.0;
     for (int h = 0; h < 2; h++)
         for (int k = 0; k < 6; k++)
             AT(m.stack.bias[0], h, k) = 0.5 * k - h;
-    MultiHead64Trace t = multihead64_trace_new(&m.stack.layer[0], 6, 1);
-    multihead64_forward(&m.stack.layer[0], kit_stack_layer(&m.stack, 0), x, &t, y);
+    MultiHeadTrace64 t = multihead_trace_new64(&m.stack.layer[0], 6, 1);
+    multihead_forward64(&m.stack.layer[0], kit_stack_layer64(&m.stack, 0), x, &t, y);
     for (int h = 0; h < 2; h++)
         for (int i = 0; i < 6; i++) {
             double total = 0.0;
@@ -93,9 +93,9 @@ START_TEST(a_bias_alone_gives_its_softmax_by_distance)
                 ck_assert_double_eq_tol(AT(t.weights, h * 6 + i, j), expected, 1e-14);
             }
         }
-    multihead64_trace_free(&t);
-    matrix64_free(&x);
-    matrix64_free(&y);
+    multihead_trace_free64(&t);
+    matrix_free64(&x);
+    matrix_free64(&y);
     induction_free(&m);
 }
 END_TEST
@@ -121,7 +121,7 @@ START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
     InductionModel m = random_model(s, 5), one = induction_new(s), sum = induction_new(s),
                    grad = induction_new(s), again = induction_new(s);
     int *batch = draw_batch(s, n, 2, 6, NULL);
-    KitParam g[INDUCTION_MATRICES], total[INDUCTION_MATRICES], a[INDUCTION_MATRICES],
+    KitParam64 g[INDUCTION_MATRICES], total[INDUCTION_MATRICES], a[INDUCTION_MATRICES],
         single[INDUCTION_MATRICES];
     induction_params(&grad, g);
     induction_params(&sum, total);
@@ -160,7 +160,7 @@ START_TEST(shards_used_again_give_the_gradient_of_fresh_ones)
     InductionModel m = random_model(s, 9), fresh = induction_new(s),
                    reused = induction_new(s);
     InductionShards shards = induction_shards_new(s, n);
-    KitParam f[INDUCTION_MATRICES], r[INDUCTION_MATRICES];
+    KitParam64 f[INDUCTION_MATRICES], r[INDUCTION_MATRICES];
     induction_params(&fresh, f);
     induction_params(&reused, r);
     for (int step = 0; step < 3; step++) {
@@ -192,12 +192,12 @@ START_TEST(adam_first_step_moves_every_weight_by_the_rate)
     induction_copy(&m, &before);
     int *batch = draw_batch(s, 4, 2, 8, NULL);
     induction_gradient(&m, batch, 4, &grad, NULL);
-    KitParam now[INDUCTION_MATRICES], was[INDUCTION_MATRICES], g[INDUCTION_MATRICES];
+    KitParam64 now[INDUCTION_MATRICES], was[INDUCTION_MATRICES], g[INDUCTION_MATRICES];
     induction_params(&m, now);
     induction_params(&before, was);
     induction_params(&grad, g);
-    KitAdam adam = kit_adam_new(now, INDUCTION_MATRICES, 0.01);
-    kit_adam_step(&adam, now, g);
+    KitAdam64 adam = kit_adam_new64(now, INDUCTION_MATRICES, 0.01);
+    kit_adam_step64(&adam, now, g);
     for (int p = 0; p < INDUCTION_MATRICES; p++)
         for (int e = 0; e < now[p].rows * now[p].cols; e++) {
             const double gradient = g[p].data[e], moved = now[p].data[e] - was[p].data[e];
@@ -207,7 +207,7 @@ START_TEST(adam_first_step_moves_every_weight_by_the_rate)
                 ck_assert_double_eq(moved, 0.0);
         }
     free(batch);
-    kit_adam_free(&adam);
+    kit_adam_free64(&adam);
     induction_free(&m);
     induction_free(&before);
     induction_free(&grad);
@@ -220,18 +220,18 @@ START_TEST(loss_falls_over_a_few_steps)
     for (uint64_t seed = 1; seed <= 4; seed++) {
         InductionModel m = random_model(s, seed), grad = induction_new(s);
         int *batch = draw_batch(s, 8, 2, seed + 100, NULL);
-        KitParam weights[INDUCTION_MATRICES], gradient[INDUCTION_MATRICES];
+        KitParam64 weights[INDUCTION_MATRICES], gradient[INDUCTION_MATRICES];
         induction_params(&m, weights);
         induction_params(&grad, gradient);
-        KitAdam adam = kit_adam_new(weights, INDUCTION_MATRICES, 0.003);
+        KitAdam64 adam = kit_adam_new64(weights, INDUCTION_MATRICES, 0.003);
         const double first = induction_gradient(&m, batch, 8, &grad, NULL);
         for (int step = 0; step < 10; step++) {
-            kit_adam_step(&adam, weights, gradient);
+            kit_adam_step64(&adam, weights, gradient);
             induction_gradient(&m, batch, 8, &grad, NULL);
         }
         ck_assert_double_lt(induction_loss(&m, batch, 8), first);
         free(batch);
-        kit_adam_free(&adam);
+        kit_adam_free64(&adam);
         induction_free(&m);
         induction_free(&grad);
     }
@@ -398,7 +398,7 @@ static void assert_eigenvalues(Matrix64 a, const double *expected, int n, double
 /* A triangular matrix's eigenvalues are its diagonal. */
 START_TEST(a_triangular_matrix_has_its_diagonal_as_eigenvalues)
 {
-    Matrix64 a = matrix64_new(5, 5);
+    Matrix64 a = matrix_new64(5, 5);
     const double diagonal[5] = { 3.0, -1.0, 0.5, 7.0, -2.5 };
     double expected[10];
     for (int i = 0; i < 5; i++) {
@@ -408,7 +408,7 @@ START_TEST(a_triangular_matrix_has_its_diagonal_as_eigenvalues)
             AT(a, i, j) = i == j ? diagonal[i] : 0.3 * (i + 2 * j) - 1.0;
     }
     assert_eigenvalues(a, expected, 5, 1e-9);
-    matrix64_free(&a);
+    matrix_free64(&a);
 }
 END_TEST
 
@@ -417,7 +417,7 @@ END_TEST
 START_TEST(a_rotation_has_a_conjugate_pair_on_the_unit_circle)
 {
     const double theta = 0.7;
-    Matrix64 a = matrix64_new(3, 3);
+    Matrix64 a = matrix_new64(3, 3);
     AT(a, 0, 0) = cos(theta);
     AT(a, 0, 1) = -sin(theta);
     AT(a, 1, 0) = sin(theta);
@@ -425,7 +425,7 @@ START_TEST(a_rotation_has_a_conjugate_pair_on_the_unit_circle)
     AT(a, 2, 2) = 2.0;
     const double expected[6] = { cos(theta), sin(theta), cos(theta), -sin(theta), 2.0, 0.0 };
     assert_eigenvalues(a, expected, 3, 1e-9);
-    matrix64_free(&a);
+    matrix_free64(&a);
 }
 END_TEST
 
@@ -435,7 +435,7 @@ END_TEST
 START_TEST(a_companion_matrix_has_the_roots_of_its_polynomial)
 {
     const double coefficients[5] = { -6.0, 11.0, -12.0, 12.0, -6.0 };   /* c0 .. c4 */
-    Matrix64 c = matrix64_new(5, 5);
+    Matrix64 c = matrix_new64(5, 5);
     for (int i = 1; i < 5; i++)
         AT(c, i, i - 1) = 1.0;
     for (int i = 0; i < 5; i++)
@@ -443,19 +443,19 @@ START_TEST(a_companion_matrix_has_the_roots_of_its_polynomial)
     const double expected[10] = { 1, 0, 2, 0, 3, 0, 0, 1, 0, -1 };
     assert_eigenvalues(c, expected, 5, 1e-7);
     /* S = I + upper ones: S^-1 = I - the superdiagonal ... computed as S C S^-1 directly */
-    Matrix64 s = matrix64_new(5, 5), inverse = matrix64_new(5, 5), sc = matrix64_new(5, 5),
-             similar = matrix64_new(5, 5);
+    Matrix64 s = matrix_new64(5, 5), inverse = matrix_new64(5, 5), sc = matrix_new64(5, 5),
+             similar = matrix_new64(5, 5);
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++) {
             AT(s, i, j) = j >= i ? 1.0 : 0.0;               /* ones on and above */
             AT(inverse, i, j) = j == i ? 1.0 : j == i + 1 ? -1.0 : 0.0;
         }
-    matrix64_multiply(s, c, sc);
-    matrix64_multiply(sc, inverse, similar);
+    matrix_multiply64(s, c, sc);
+    matrix_multiply64(sc, inverse, similar);
     assert_eigenvalues(similar, expected, 5, 1e-7);
     Matrix64 all[5] = { c, s, inverse, sc, similar };
     for (int k = 0; k < 5; k++)
-        matrix64_free(&all[k]);
+        matrix_free64(&all[k]);
 }
 END_TEST
 
@@ -464,7 +464,7 @@ START_TEST(random_eigenvalues_sum_to_the_trace)
 {
     Rng rng;
     rng_seed(&rng, 60, 1);
-    Matrix64 a = matrix64_new(8, 8);
+    Matrix64 a = matrix_new64(8, 8);
     for (int k = 0; k < 64; k++)
         a.data[k] = rng_normal(&rng);
     double re[8], im[8], trace = 0.0, sum = 0.0, imaginary = 0.0;
@@ -476,7 +476,7 @@ START_TEST(random_eigenvalues_sum_to_the_trace)
     }
     ck_assert_double_eq_tol(sum, trace, 1e-10);
     ck_assert_double_eq_tol(imaginary, 0.0, 1e-10);
-    matrix64_free(&a);
+    matrix_free64(&a);
 }
 END_TEST
 
@@ -492,8 +492,8 @@ START_TEST(the_hand_built_circuit_copies_and_composes_through_its_keys)
     const InductionCopying c = induction_copying(&m, 1, 0);
     ck_assert_double_eq_tol(c.copying, 1.0, 1e-9);
     ck_assert_double_eq(c.diagonal, 1.0);
-    Matrix64 qk1 = matrix64_new(24, 24), ov1 = matrix64_new(24, 24),
-             qk2 = matrix64_new(24, 24), ov2 = matrix64_new(24, 24);
+    Matrix64 qk1 = matrix_new64(24, 24), ov1 = matrix_new64(24, 24),
+             qk2 = matrix_new64(24, 24), ov2 = matrix_new64(24, 24);
     induction_head_circuits(&m, 0, 0, qk1, ov1);
     induction_head_circuits(&m, 1, 0, qk2, ov2);
     const double k = composition_score(ov1, qk2, ov2, COMPOSE_K);
@@ -505,7 +505,7 @@ START_TEST(the_hand_built_circuit_copies_and_composes_through_its_keys)
     ck_assert_double_lt(composition_random(s, COMPOSE_K, 50, &rng), k);
     Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
     for (int j = 0; j < 4; j++)
-        matrix64_free(&all[j]);
+        matrix_free64(&all[j]);
     induction_free(&m);
 }
 END_TEST
@@ -634,8 +634,8 @@ START_TEST(a_composition_score_is_at_most_one_and_ignores_scale)
 {
     const InductionShape s = { 6, 10, 8, 2 };
     InductionModel m = random_model(s, 66);
-    Matrix64 qk1 = matrix64_new(8, 8), ov1 = matrix64_new(8, 8), qk2 = matrix64_new(8, 8),
-             ov2 = matrix64_new(8, 8);
+    Matrix64 qk1 = matrix_new64(8, 8), ov1 = matrix_new64(8, 8), qk2 = matrix_new64(8, 8),
+             ov2 = matrix_new64(8, 8);
     induction_head_circuits(&m, 0, 1, qk1, ov1);
     induction_head_circuits(&m, 1, 0, qk2, ov2);
     for (int kind = 0; kind < COMPOSITIONS; kind++) {
@@ -649,7 +649,7 @@ START_TEST(a_composition_score_is_at_most_one_and_ignores_scale)
     }
     Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
     for (int k = 0; k < 4; k++)
-        matrix64_free(&all[k]);
+        matrix_free64(&all[k]);
     induction_free(&m);
 }
 END_TEST
@@ -684,7 +684,7 @@ START_TEST(decoding_gives_the_probabilities_of_the_full_pass)
     for (int b = 0; b < 3; b++) {
         const int *x = &tokens[b * s.length];
         induction_forward(&m, x, &w);
-        softmax64_row(&AT(w.logits, s.length - 1, 0), s.vocab);
+        softmax_row64(&AT(w.logits, s.length - 1, 0), s.vocab);
         induction_decoder_restart(&d);
         induction_decoder_restart(&blind);
         for (int l = 0; l < 2; l++)

@@ -26,7 +26,7 @@ START_TEST(double_softmax_matches_chapter_one)
         row[j] = row32[j] = (float)(5.0 * rng_normal(&rng));
     row[4] = row32[4] = -INFINITY;
     softmax_row(row32, 33);
-    softmax64_row(row, 33);
+    softmax_row64(row, 33);
     double sum = 0.0;
     for (int j = 0; j < 33; j++) {
         ck_assert_double_le(fabs(row[j] - row32[j]), 1e-6 * row[j] + 1e-9);
@@ -35,7 +35,7 @@ START_TEST(double_softmax_matches_chapter_one)
     ck_assert(row[4] == 0.0);
     ck_assert_double_eq_tol(sum, 1.0, 1e-14);
     double empty[3] = { -INFINITY, -INFINITY, -INFINITY };
-    softmax64_row(empty, 3);
+    softmax_row64(empty, 3);
     ck_assert(empty[0] == 0.0 && empty[1] == 0.0 && empty[2] == 0.0);
 }
 END_TEST
@@ -45,16 +45,16 @@ START_TEST(products_match_a_triple_loop)
     const int m = 5, k = 7, n = 3;
     Rng rng;
     rng_seed(&rng, 23, 1);
-    Matrix64 a = matrix64_new(m, k), b = matrix64_new(k, n), c = matrix64_new(m, n);
-    Matrix64 at_b = matrix64_new(k, n), a_bt = matrix64_new(m, k), b2 = matrix64_new(m, n);
+    Matrix64 a = matrix_new64(m, k), b = matrix_new64(k, n), c = matrix_new64(m, n);
+    Matrix64 at_b = matrix_new64(k, n), a_bt = matrix_new64(m, k), b2 = matrix_new64(m, n);
     Matrix64 all[] = { a, b, c, at_b, a_bt, b2 };
     for (int x = 0; x < 6; x++)
         for (int e = 0; e < all[x].rows * all[x].cols; e++)
             all[x].data[e] = rng_normal(&rng);
     const double start_at_b = AT(at_b, 2, 1), start_a_bt = AT(a_bt, 4, 6);
-    matrix64_multiply(a, b, c);
-    matrix64_add_at_b(a, c, at_b);          /* k x n += (m x k)^T (m x n) */
-    matrix64_add_a_bt(c, b, a_bt);          /* m x k += (m x n) (k x n)^T */
+    matrix_multiply64(a, b, c);
+    matrix_add_at_b64(a, c, at_b);          /* k x n += (m x k)^T (m x n) */
+    matrix_add_a_bt64(c, b, a_bt);          /* m x k += (m x n) (k x n)^T */
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++) {
             double sum = 0.0;
@@ -70,7 +70,7 @@ START_TEST(products_match_a_triple_loop)
     ck_assert_double_eq_tol(AT(at_b, 2, 1), sum, 1e-13);
     ck_assert_double_eq_tol(AT(a_bt, 4, 6), sum2, 1e-13);
     for (int x = 0; x < 6; x++)
-        matrix64_free(&all[x]);
+        matrix_free64(&all[x]);
 }
 END_TEST
 
@@ -84,18 +84,18 @@ START_TEST(products_match_triple_loops_across_vector_blocks)
     rng_seed(&rng, 23, 2);
     for (int w = 0; w < 64; w++) {
         const int m = heights[w / 8], k = 5, n = widths[w % 8];
-        Matrix64 a = matrix64_new(m, k), b = matrix64_new(k, n), c = matrix64_new(m, n),
-                 at_b = matrix64_new(k, n), a_bt = matrix64_new(m, k);
+        Matrix64 a = matrix_new64(m, k), b = matrix_new64(k, n), c = matrix_new64(m, n),
+                 at_b = matrix_new64(k, n), a_bt = matrix_new64(m, k);
         Matrix64 all[] = { a, b, at_b, a_bt };
         for (int x = 0; x < 4; x++)
             for (int e = 0; e < all[x].rows * all[x].cols; e++)
                 all[x].data[e] = rng_normal(&rng);
-        Matrix64 at_b0 = matrix64_new(k, n), a_bt0 = matrix64_new(m, k);
+        Matrix64 at_b0 = matrix_new64(k, n), a_bt0 = matrix_new64(m, k);
         memcpy(at_b0.data, at_b.data, sizeof(double) * (size_t)(k * n));
         memcpy(a_bt0.data, a_bt.data, sizeof(double) * (size_t)(m * k));
-        matrix64_multiply(a, b, c);
-        matrix64_add_at_b(a, c, at_b);
-        matrix64_add_a_bt(c, b, a_bt);
+        matrix_multiply64(a, b, c);
+        matrix_add_at_b64(a, c, at_b);
+        matrix_add_a_bt64(c, b, a_bt);
         for (int i = 0; i < m; i++)
             for (int j = 0; j < n; j++) {
                 double sum = 0.0;
@@ -119,7 +119,7 @@ START_TEST(products_match_triple_loops_across_vector_blocks)
             }
         Matrix64 *mine[] = { &a, &b, &c, &at_b, &a_bt, &at_b0, &a_bt0 };
         for (int x = 0; x < 7; x++)
-            matrix64_free(mine[x]);
+            matrix_free64(mine[x]);
     }
 }
 END_TEST
@@ -134,9 +134,9 @@ START_TEST(relative_difference_of_matrices)
 }
 END_TEST
 
-static LayerOptions plain(bool scale, bool causal)
+static LayerOptions64 plain(bool scale, bool causal)
 {
-    return (LayerOptions){ scale, causal, { 0, 0, NULL }, { NULL, NULL } };
+    return (LayerOptions64){ scale, causal, { 0, 0, NULL }, { NULL, NULL } };
 }
 
 /* A test's turn: pair (2c, 2c+1) of row t turns by the angle 0.3 (t + 1) (c + 1), an
@@ -166,26 +166,26 @@ START_TEST(double_layer_matches_chapter_five)
             Rng rng;
             rng_seed(&rng, 24, (uint64_t)(10 * s + variant));
             MultiHead layer = multihead_new(d, heads, &rng);
-            MultiHead64 exact = multihead64_from(&layer);
+            MultiHead64 exact = multihead_widen(&layer);
             Matrix x = matrix_new(length, d), weights = matrix_new(heads * length, length),
                    y = matrix_new(length, d);
             matrix_fill_normal(x, &rng, 1.0f);
-            Matrix64 x64 = matrix64_new(length, d), y64 = matrix64_new(length, d);
-            matrix64_from(x, x64);
-            MultiHead64Trace trace = multihead64_trace_new(&exact, length, 1);
+            Matrix64 x64 = matrix_new64(length, d), y64 = matrix_new64(length, d);
+            matrix_widen(x, x64);
+            MultiHeadTrace64 trace = multihead_trace_new64(&exact, length, 1);
             multihead_forward(&layer, x, scale, causal ? mask_causal : NULL, NULL, weights, y);
-            multihead64_forward(&exact, plain(scale, causal), x64, &trace, y64);
+            multihead_forward64(&exact, plain(scale, causal), x64, &trace, y64);
             for (int e = 0; e < length * d; e++)
                 ck_assert_double_le(fabs(y.data[e] - y64.data[e]), 1e-5 * (1 + fabs(y64.data[e])));
             for (int e = 0; e < heads * length * length; e++)
                 ck_assert_double_le(fabs(weights.data[e] - trace.weights.data[e]), 1e-6);
-            multihead64_trace_free(&trace);
-            matrix64_free(&x64);
-            matrix64_free(&y64);
+            multihead_trace_free64(&trace);
+            matrix_free64(&x64);
+            matrix_free64(&y64);
             matrix_free(&x);
             matrix_free(&weights);
             matrix_free(&y);
-            multihead64_free(&exact);
+            multihead_free64(&exact);
             multihead_free(&layer);
         }
 }
@@ -199,40 +199,40 @@ START_TEST(a_batch_is_its_sequences_alone)
     enum { T = 7, D = 8, H = 2, B = 3 };
     Rng rng;
     rng_seed(&rng, 31, 1);
-    MultiHead64 m = multihead64_new(D, H), batch_grad = multihead64_new(D, H),
-                one_grad = multihead64_new(D, H);
+    MultiHead64 m = multihead_new64(D, H), batch_grad = multihead_new64(D, H),
+                one_grad = multihead_new64(D, H);
     Matrix64 *w[] = { &m.w_query, &m.w_key, &m.w_value, &m.w_out };
     for (int a = 0; a < 4; a++)
         for (int e = 0; e < D * D; e++)
             w[a]->data[e] = 0.5 * rng_normal(&rng);
-    Matrix64 bias = matrix64_new(H, T), x = matrix64_new(B * T, D), g = matrix64_new(B * T, D);
+    Matrix64 bias = matrix_new64(H, T), x = matrix_new64(B * T, D), g = matrix_new64(B * T, D);
     for (int e = 0; e < H * T; e++)
         bias.data[e] = rng_normal(&rng);
     for (int e = 0; e < B * T * D; e++) {
         x.data[e] = rng_normal(&rng);
         g.data[e] = rng_normal(&rng);
     }
-    const LayerOptions o = { true, true, bias, { NULL, NULL } };
-    MultiHead64Trace all = multihead64_trace_new(&m, T, B);
-    Matrix64 y = matrix64_new(B * T, D), d_x = matrix64_new(B * T, D),
-             d_bias = matrix64_new(H, T), d_bias_one = matrix64_new(H, T);
-    multihead64_forward(&m, o, x, &all, y);
-    multihead64_backward(&m, o, x, &all, g, &batch_grad, d_bias, d_x);
+    const LayerOptions64 o = { true, true, bias, { NULL, NULL } };
+    MultiHeadTrace64 all = multihead_trace_new64(&m, T, B);
+    Matrix64 y = matrix_new64(B * T, D), d_x = matrix_new64(B * T, D),
+             d_bias = matrix_new64(H, T), d_bias_one = matrix_new64(H, T);
+    multihead_forward64(&m, o, x, &all, y);
+    multihead_backward64(&m, o, x, &all, g, &batch_grad, d_bias, d_x);
     for (int b = 0; b < B; b++) {
         const Matrix64 xb = { T, D, &x.data[b * T * D] }, gb = { T, D, &g.data[b * T * D] };
-        MultiHead64Trace one = multihead64_trace_new(&m, T, 1);
-        Matrix64 yb = matrix64_new(T, D), d_xb = matrix64_new(T, D);
-        multihead64_forward(&m, o, xb, &one, yb);
-        multihead64_backward(&m, o, xb, &one, gb, &one_grad, d_bias_one, d_xb);
+        MultiHeadTrace64 one = multihead_trace_new64(&m, T, 1);
+        Matrix64 yb = matrix_new64(T, D), d_xb = matrix_new64(T, D);
+        multihead_forward64(&m, o, xb, &one, yb);
+        multihead_backward64(&m, o, xb, &one, gb, &one_grad, d_bias_one, d_xb);
         for (int e = 0; e < T * D; e++) {
             ck_assert(yb.data[e] == y.data[b * T * D + e]);
             ck_assert(d_xb.data[e] == d_x.data[b * T * D + e]);
         }
         for (int e = 0; e < H * T * T; e++)
             ck_assert(one.weights.data[e] == all.weights.data[b * H * T * T + e]);
-        multihead64_trace_free(&one);
-        matrix64_free(&yb);
-        matrix64_free(&d_xb);
+        multihead_trace_free64(&one);
+        matrix_free64(&yb);
+        matrix_free64(&d_xb);
     }
     const Matrix64 summed[] = { one_grad.w_query, one_grad.w_key, one_grad.w_value,
                                 one_grad.w_out, d_bias_one },
@@ -242,31 +242,31 @@ START_TEST(a_batch_is_its_sequences_alone)
         ck_assert_double_le(matrix64_largest_difference(summed[a], batched[a]), 1e-12);
     Matrix64 *mine[] = { &bias, &x, &g, &y, &d_x, &d_bias, &d_bias_one };
     for (int a = 0; a < 7; a++)
-        matrix64_free(mine[a]);
-    multihead64_trace_free(&all);
-    multihead64_free(&m);
-    multihead64_free(&batch_grad);
-    multihead64_free(&one_grad);
+        matrix_free64(mine[a]);
+    multihead_trace_free64(&all);
+    multihead_free64(&m);
+    multihead_free64(&batch_grad);
+    multihead_free64(&one_grad);
 }
 END_TEST
 
 typedef struct {
     MultiHead64 layer;
     Matrix64 x, g;
-    LayerOptions options;
+    LayerOptions64 options;
 } Case;
 
 static double case_loss(void *lc)
 {
     const Case *c = lc;
-    MultiHead64Trace t = multihead64_trace_new(&c->layer, c->x.rows, 1);
-    Matrix64 y = matrix64_new(c->x.rows, c->layer.d_model);
-    multihead64_forward(&c->layer, c->options, c->x, &t, y);
+    MultiHeadTrace64 t = multihead_trace_new64(&c->layer, c->x.rows, 1);
+    Matrix64 y = matrix_new64(c->x.rows, c->layer.d_model);
+    multihead_forward64(&c->layer, c->options, c->x, &t, y);
     double loss = 0.0;
     for (int e = 0; e < y.rows * y.cols; e++)
         loss += c->g.data[e] * y.data[e];
-    matrix64_free(&y);
-    multihead64_trace_free(&t);
+    matrix_free64(&y);
+    multihead_trace_free64(&t);
     return loss;
 }
 
@@ -283,42 +283,42 @@ START_TEST(layer_gradient_matches_central_differences)
             Rng rng;
             rng_seed(&rng, 25, (uint64_t)(10 * s + variant));
             MultiHead layer = multihead_new(d, heads, &rng);
-            Case c = { multihead64_from(&layer), matrix64_new(length, d), matrix64_new(length, d),
+            Case c = { multihead_widen(&layer), matrix_new64(length, d), matrix_new64(length, d),
                        variant < 4 ? plain(variant & 1, variant & 2) : plain(true, true) };
-            Matrix64 bias = matrix64_new(biased ? heads : 0, length),
-                     d_bias = matrix64_new(biased ? heads : 0, length);
+            Matrix64 bias = matrix_new64(biased ? heads : 0, length),
+                     d_bias = matrix_new64(biased ? heads : 0, length);
             for (int e = 0; e < bias.rows * bias.cols; e++)
                 bias.data[e] = rng_normal(&rng);
             c.options.bias = bias;
             if (turned)
-                c.options.turn = (KitTurn){ test_turn, NULL };
+                c.options.turn = (KitTurn64){ test_turn, NULL };
             for (int e = 0; e < length * d; e++) {
                 c.x.data[e] = rng_normal(&rng);
                 c.g.data[e] = rng_normal(&rng);
             }
-            MultiHead64Trace trace = multihead64_trace_new(&c.layer, length, 1);
-            Matrix64 y = matrix64_new(length, d), d_x = matrix64_new(length, d);
-            MultiHead64 grad = multihead64_new(d, heads);
-            multihead64_forward(&c.layer, c.options, c.x, &trace, y);
-            multihead64_backward(&c.layer, c.options, c.x, &trace, c.g, &grad, d_bias, d_x);
+            MultiHeadTrace64 trace = multihead_trace_new64(&c.layer, length, 1);
+            Matrix64 y = matrix_new64(length, d), d_x = matrix_new64(length, d);
+            MultiHead64 grad = multihead_new64(d, heads);
+            multihead_forward64(&c.layer, c.options, c.x, &trace, y);
+            multihead_backward64(&c.layer, c.options, c.x, &trace, c.g, &grad, d_bias, d_x);
             static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
-            KitParam params[6], grads[6];
-            params[0] = kit_param("X", c.x, KIT_TABLE, 1.0);
-            grads[0] = kit_param("X", d_x, KIT_TABLE, 1.0);
-            multihead64_params(&c.layer, &params[1], names);
-            multihead64_params(&grad, &grads[1], names);
-            params[5] = kit_param("b", bias, KIT_BIAS, 0.0);
-            grads[5] = kit_param("b", d_bias, KIT_BIAS, 0.0);
+            KitParam64 params[6], grads[6];
+            params[0] = kit_param64("X", c.x, KIT_TABLE, 1.0);
+            grads[0] = kit_param64("X", d_x, KIT_TABLE, 1.0);
+            multihead_params64(&c.layer, &params[1], names);
+            multihead_params64(&grad, &grads[1], names);
+            params[5] = kit_param64("b", bias, KIT_BIAS, 0.0);
+            grads[5] = kit_param64("b", d_bias, KIT_BIAS, 0.0);
             const KitCheck check = kit_gradient_check(params, grads, 6, case_loss, &c, 1e-5);
             ck_assert_double_le(check.worst, 1e-5);
             ck_assert_int_eq(check.checked, length * d + 4 * d * d +
                                                 bias.rows * bias.cols);
-            multihead64_trace_free(&trace);
-            multihead64_free(&grad);
+            multihead_trace_free64(&trace);
+            multihead_free64(&grad);
             Matrix64 *all[] = { &y, &d_x, &c.x, &c.g, &bias, &d_bias };
             for (int a = 0; a < 6; a++)
-                matrix64_free(all[a]);
-            multihead64_free(&c.layer);
+                matrix_free64(all[a]);
+            multihead_free64(&c.layer);
             multihead_free(&layer);
         }
 }
@@ -336,28 +336,28 @@ START_TEST(a_turn_that_does_nothing_leaves_the_layer_as_it_was)
     Rng rng;
     rng_seed(&rng, 27, 1);
     MultiHead layer = multihead_new(8, 2, &rng);
-    MultiHead64 exact = multihead64_from(&layer);
-    Matrix64 x = matrix64_new(6, 8), y0 = matrix64_new(6, 8), y1 = matrix64_new(6, 8),
-             y2 = matrix64_new(6, 8);
+    MultiHead64 exact = multihead_widen(&layer);
+    Matrix64 x = matrix_new64(6, 8), y0 = matrix_new64(6, 8), y1 = matrix_new64(6, 8),
+             y2 = matrix_new64(6, 8);
     for (int e = 0; e < 6 * 8; e++)
         x.data[e] = rng_normal(&rng);
-    MultiHead64Trace t0 = multihead64_trace_new(&exact, 6, 1), t1 = multihead64_trace_new(&exact, 6, 1),
-                     t2 = multihead64_trace_new(&exact, 6, 1);
-    LayerOptions idle = plain(true, true), turned = plain(true, true);
-    idle.turn = (KitTurn){ no_turn, NULL };
-    turned.turn = (KitTurn){ test_turn, NULL };
-    multihead64_forward(&exact, plain(true, true), x, &t0, y0);
-    multihead64_forward(&exact, idle, x, &t1, y1);
-    multihead64_forward(&exact, turned, x, &t2, y2);
+    MultiHeadTrace64 t0 = multihead_trace_new64(&exact, 6, 1), t1 = multihead_trace_new64(&exact, 6, 1),
+                     t2 = multihead_trace_new64(&exact, 6, 1);
+    LayerOptions64 idle = plain(true, true), turned = plain(true, true);
+    idle.turn = (KitTurn64){ no_turn, NULL };
+    turned.turn = (KitTurn64){ test_turn, NULL };
+    multihead_forward64(&exact, plain(true, true), x, &t0, y0);
+    multihead_forward64(&exact, idle, x, &t1, y1);
+    multihead_forward64(&exact, turned, x, &t2, y2);
     ck_assert_double_eq(matrix64_largest_difference(y0, y1), 0.0);
     ck_assert_double_gt(matrix64_largest_difference(t0.weights, t2.weights), 1e-3);
-    MultiHead64Trace *traces[] = { &t0, &t1, &t2 };
+    MultiHeadTrace64 *traces[] = { &t0, &t1, &t2 };
     for (int k = 0; k < 3; k++)
-        multihead64_trace_free(traces[k]);
+        multihead_trace_free64(traces[k]);
     Matrix64 *all[] = { &x, &y0, &y1, &y2 };
     for (int a = 0; a < 4; a++)
-        matrix64_free(all[a]);
-    multihead64_free(&exact);
+        matrix_free64(all[a]);
+    multihead_free64(&exact);
     multihead_free(&layer);
 }
 END_TEST
@@ -370,16 +370,16 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
     Rng rng;
     rng_seed(&rng, 26, 1);
     MultiHead layer = multihead_new(d, heads, &rng);
-    MultiHead64 exact = multihead64_from(&layer), grad = multihead64_new(d, heads);
-    Matrix64 x = matrix64_new(length, d), g = matrix64_new(length, d), y = matrix64_new(length, d),
-             d_x = matrix64_new(length, d);
+    MultiHead64 exact = multihead_widen(&layer), grad = multihead_new64(d, heads);
+    Matrix64 x = matrix_new64(length, d), g = matrix_new64(length, d), y = matrix_new64(length, d),
+             d_x = matrix_new64(length, d);
     for (int e = 0; e < length * d; e++) {
         x.data[e] = rng_normal(&rng);
         AT(g, e / d, e % d) = e / d < seen ? rng_normal(&rng) : 0.0;
     }
-    MultiHead64Trace trace = multihead64_trace_new(&exact, length, 1);
-    multihead64_forward(&exact, plain(true, true), x, &trace, y);
-    multihead64_backward(&exact, plain(true, true), x, &trace, g, &grad, (Matrix64){ 0, 0, NULL },
+    MultiHeadTrace64 trace = multihead_trace_new64(&exact, length, 1);
+    multihead_forward64(&exact, plain(true, true), x, &trace, y);
+    multihead_backward64(&exact, plain(true, true), x, &trace, g, &grad, (Matrix64){ 0, 0, NULL },
                          d_x);
     double earlier = 0.0;
     for (int t = 0; t < length; t++)
@@ -390,19 +390,19 @@ START_TEST(causal_layer_sends_no_gradient_to_later_inputs)
                 earlier = fmax(earlier, fabs(AT(d_x, t, c)));
         }
     ck_assert_double_gt(earlier, 1e-3);
-    multihead64_trace_free(&trace);
+    multihead_trace_free64(&trace);
     Matrix64 *all[] = { &x, &g, &y, &d_x };
     for (int a = 0; a < 4; a++)
-        matrix64_free(all[a]);
-    multihead64_free(&exact);
-    multihead64_free(&grad);
+        matrix_free64(all[a]);
+    multihead_free64(&exact);
+    multihead_free64(&grad);
     multihead_free(&layer);
 }
 END_TEST
 
 START_TEST(largest_difference_is_the_largest_gap_and_sees_a_nan)
 {
-    Matrix64 a = matrix64_new(2, 3), b = matrix64_new(2, 3);
+    Matrix64 a = matrix_new64(2, 3), b = matrix_new64(2, 3);
     const double left[6] = { 1, -2, 3, 0.5, 0, -7 }, right[6] = { 1, 2, 2.5, 0.5, -1, -7 };
     for (int e = 0; e < 6; e++)
         a.data[e] = left[e], b.data[e] = right[e];
@@ -422,8 +422,8 @@ START_TEST(largest_difference_is_the_largest_gap_and_sees_a_nan)
     ck_assert(isnan(matrix_largest_difference(f, g)));
     matrix_free(&f);
     matrix_free(&g);
-    matrix64_free(&a);
-    matrix64_free(&b);
+    matrix_free64(&a);
+    matrix_free64(&b);
 }
 END_TEST
 
@@ -431,14 +431,14 @@ END_TEST
  * scale 0 included. */
 START_TEST(init_draws_each_matrix_at_its_scale_in_order)
 {
-    Matrix64 a = matrix64_new(2, 3), zero = matrix64_new(1, 2), b = matrix64_new(3, 1);
-    const KitParam list[3] = { kit_param("a", a, KIT_TABLE, 1.0),
-                               kit_param("zero", zero, KIT_BIAS, 0.0),
-                               kit_param("b", b, KIT_WEIGHT, 0.25) };
+    Matrix64 a = matrix_new64(2, 3), zero = matrix_new64(1, 2), b = matrix_new64(3, 1);
+    const KitParam64 list[3] = { kit_param64("a", a, KIT_TABLE, 1.0),
+                               kit_param64("zero", zero, KIT_BIAS, 0.0),
+                               kit_param64("b", b, KIT_WEIGHT, 0.25) };
     Rng rng, again;
     rng_seed(&rng, 28, 3);
     rng_seed(&again, 28, 3);
-    kit_init(list, 3, &rng);
+    kit_init64(list, 3, &rng);
     for (int e = 0; e < 6; e++)
         ck_assert_double_eq(a.data[e], rng_normal(&again));
     for (int e = 0; e < 2; e++) {
@@ -447,9 +447,9 @@ START_TEST(init_draws_each_matrix_at_its_scale_in_order)
     }
     for (int e = 0; e < 3; e++)
         ck_assert_double_eq(b.data[e], 0.25 * rng_normal(&again));
-    matrix64_free(&a);
-    matrix64_free(&zero);
-    matrix64_free(&b);
+    matrix_free64(&a);
+    matrix_free64(&zero);
+    matrix_free64(&b);
 }
 END_TEST
 
@@ -457,10 +457,10 @@ END_TEST
  * gradients, and the first step's move of -rate * sign(g). */
 START_TEST(adam_follows_its_formula)
 {
-    Matrix64 w = matrix64_new(1, 2), g = matrix64_new(1, 2);
-    const KitParam weights[1] = { kit_param("w", w, KIT_WEIGHT, 1.0) },
-                   gradient[1] = { kit_param("g", g, KIT_WEIGHT, 1.0) };
-    KitAdam adam = kit_adam_new(weights, 1, 0.05);
+    Matrix64 w = matrix_new64(1, 2), g = matrix_new64(1, 2);
+    const KitParam64 weights[1] = { kit_param64("w", w, KIT_WEIGHT, 1.0) },
+                   gradient[1] = { kit_param64("g", g, KIT_WEIGHT, 1.0) };
+    KitAdam64 adam = kit_adam_new64(weights, 1, 0.05);
     const double given[3] = { 0.3, -1.2, 2e-3 };
     double theta = 0.7, m = 0.0, v = 0.0;
     w.data[0] = theta;
@@ -468,7 +468,7 @@ START_TEST(adam_follows_its_formula)
         g.data[0] = given[t - 1];
         g.data[1] = -4.0;
         const double before = w.data[1];
-        kit_adam_step(&adam, weights, gradient);
+        kit_adam_step64(&adam, weights, gradient);
         m = 0.9 * m + 0.1 * given[t - 1];
         v = 0.999 * v + 0.001 * given[t - 1] * given[t - 1];
         theta -= 0.05 * (m / (1 - pow(0.9, t))) / (sqrt(v / (1 - pow(0.999, t))) + 1e-8);
@@ -476,9 +476,9 @@ START_TEST(adam_follows_its_formula)
         ck_assert_double_eq_tol(w.data[1] - before, 0.05, 1e-9);  /* a steady gradient */
     }
     ck_assert_int_eq(adam.step, 3);
-    kit_adam_free(&adam);
-    matrix64_free(&w);
-    matrix64_free(&g);
+    kit_adam_free64(&adam);
+    matrix_free64(&w);
+    matrix_free64(&g);
 }
 END_TEST
 
@@ -499,18 +499,18 @@ static double quadratic_loss(void *q)
 
 START_TEST(gradient_check_passes_a_right_gradient_and_finds_a_wrong_one)
 {
-    Quadratic f = { matrix64_new(2, 2), matrix64_new(1, 4) };
-    Matrix64 da = matrix64_new(2, 2), db = matrix64_new(1, 4);
+    Quadratic f = { matrix_new64(2, 2), matrix_new64(1, 4) };
+    Matrix64 da = matrix_new64(2, 2), db = matrix_new64(1, 4);
     for (int e = 0; e < 4; e++) {
         f.a.data[e] = 0.5 * e - 1.0;
         f.b.data[e] = 1.0 - 0.25 * e;
         da.data[e] = 2.0 * f.a.data[e] + 3.0 * f.b.data[e];
         db.data[e] = 3.0 * f.a.data[e];
     }
-    const KitParam params[2] = { kit_param("a", f.a, KIT_WEIGHT, 1.0),
-                                 kit_param("b", f.b, KIT_WEIGHT, 1.0) };
-    const KitParam grads[2] = { kit_param("a", da, KIT_WEIGHT, 1.0),
-                                kit_param("b", db, KIT_WEIGHT, 1.0) };
+    const KitParam64 params[2] = { kit_param64("a", f.a, KIT_WEIGHT, 1.0),
+                                 kit_param64("b", f.b, KIT_WEIGHT, 1.0) };
+    const KitParam64 grads[2] = { kit_param64("a", da, KIT_WEIGHT, 1.0),
+                                kit_param64("b", db, KIT_WEIGHT, 1.0) };
     const double a0 = f.a.data[1];
     KitCheck check = kit_gradient_check(params, grads, 2, quadratic_loss, &f, 1e-4);
     ck_assert_double_le(check.worst, 1e-9);
@@ -523,7 +523,7 @@ START_TEST(gradient_check_passes_a_right_gradient_and_finds_a_wrong_one)
     ck_assert_double_gt(check.worst_entry, 0.1);
     Matrix64 *all[] = { &f.a, &f.b, &da, &db };
     for (int k = 0; k < 4; k++)
-        matrix64_free(all[k]);
+        matrix_free64(all[k]);
 }
 END_TEST
 
@@ -531,15 +531,15 @@ END_TEST
  * hand on the residual stream, and its backward pass, for L = sum G * x_last, passes the
  * gradient check on the input, every weight and every bias. */
 typedef struct {
-    KitStack stack;
+    KitStack64 stack;
     Matrix64 g;
-    KitStackWork work;
+    KitStackWork64 work;
 } StackCase;
 
 static double stack_loss(void *sc)
 {
     StackCase *c = sc;
-    kit_stack_forward(&c->stack, &c->work);
+    kit_stack_forward64(&c->stack, &c->work);
     const Matrix64 last = c->work.x[c->stack.layers];
     double loss = 0.0;
     for (int e = 0; e < last.rows * last.cols; e++)
@@ -552,81 +552,81 @@ START_TEST(stack_is_its_layers_on_the_stream_and_passes_the_gradient_check)
     const int layers = 3, length = 5, d = 6, heads = 2;
     Rng rng;
     rng_seed(&rng, 29, 1);
-    StackCase c = { kit_stack_new(layers, d, heads, length), matrix64_new(length, d), { 0 } };
-    c.work = kit_stack_work_new(&c.stack, length, 1);
-    KitStack grad = kit_stack_new(layers, d, heads, length);
+    StackCase c = { kit_stack_new64(layers, d, heads, length), matrix_new64(length, d), { 0 } };
+    c.work = kit_stack_work_new64(&c.stack, length, 1);
+    KitStack64 grad = kit_stack_new64(layers, d, heads, length);
     static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
-    KitParam params[1 + 5 * 3], grads[1 + 5 * 3];
-    Matrix64 input = c.work.x[0], d_x = matrix64_new(length, d);
-    params[0] = kit_param("X", input, KIT_TABLE, 1.0);
-    grads[0] = kit_param("X", d_x, KIT_TABLE, 1.0);
+    KitParam64 params[1 + 5 * 3], grads[1 + 5 * 3];
+    Matrix64 input = c.work.x[0], d_x = matrix_new64(length, d);
+    params[0] = kit_param64("X", input, KIT_TABLE, 1.0);
+    grads[0] = kit_param64("X", d_x, KIT_TABLE, 1.0);
     for (int l = 0; l < layers; l++) {
-        multihead64_params(&c.stack.layer[l], &params[1 + 5 * l], names);
-        multihead64_params(&grad.layer[l], &grads[1 + 5 * l], names);
-        params[5 + 5 * l] = kit_param("b", c.stack.bias[l], KIT_BIAS, 0.5);
-        grads[5 + 5 * l] = kit_param("b", grad.bias[l], KIT_BIAS, 0.5);
+        multihead_params64(&c.stack.layer[l], &params[1 + 5 * l], names);
+        multihead_params64(&grad.layer[l], &grads[1 + 5 * l], names);
+        params[5 + 5 * l] = kit_param64("b", c.stack.bias[l], KIT_BIAS, 0.5);
+        grads[5 + 5 * l] = kit_param64("b", grad.bias[l], KIT_BIAS, 0.5);
     }
-    kit_init(params, 1 + 5 * layers, &rng);
+    kit_init64(params, 1 + 5 * layers, &rng);
     for (int e = 0; e < length * d; e++)
         c.g.data[e] = rng_normal(&rng);
-    kit_stack_forward(&c.stack, &c.work);
-    Matrix64 x = matrix64_new(length, d), y = matrix64_new(length, d);
-    MultiHead64Trace t = multihead64_trace_new(&c.stack.layer[0], length, 1);
+    kit_stack_forward64(&c.stack, &c.work);
+    Matrix64 x = matrix_new64(length, d), y = matrix_new64(length, d);
+    MultiHeadTrace64 t = multihead_trace_new64(&c.stack.layer[0], length, 1);
     memcpy(x.data, input.data, sizeof(double) * (size_t)(length * d));
     for (int l = 0; l < layers; l++) {
-        multihead64_forward(&c.stack.layer[l], kit_stack_layer(&c.stack, l), x, &t, y);
-        matrix64_add(y, x);
+        multihead_forward64(&c.stack.layer[l], kit_stack_layer64(&c.stack, l), x, &t, y);
+        matrix_add64(y, x);
         ck_assert_double_eq(matrix64_largest_difference(x, c.work.x[l + 1]), 0.0);
     }
     memcpy(d_x.data, c.g.data, sizeof(double) * (size_t)(length * d));
-    kit_stack_backward(&c.stack, &c.work, d_x, &grad);
+    kit_stack_backward64(&c.stack, &c.work, d_x, &grad);
     const KitCheck check = kit_gradient_check(params, grads, 1 + 5 * layers, stack_loss, &c,
                                               1e-5);
     ck_assert_double_le(check.worst, 1e-6);
-    multihead64_trace_free(&t);
+    multihead_trace_free64(&t);
     Matrix64 *all[] = { &x, &y, &d_x, &c.g };
     for (int a = 0; a < 4; a++)
-        matrix64_free(all[a]);
-    kit_stack_work_free(&c.work);
-    kit_stack_free(&c.stack);
-    kit_stack_free(&grad);
+        matrix_free64(all[a]);
+    kit_stack_work_free64(&c.work);
+    kit_stack_free64(&c.stack);
+    kit_stack_free64(&grad);
 }
 END_TEST
 
 START_TEST(largest_difference_refuses_unequal_shapes)
 {
-    Matrix64 a = matrix64_new(2, 3), b = matrix64_new(3, 2);
+    Matrix64 a = matrix_new64(2, 3), b = matrix_new64(3, 2);
     matrix64_largest_difference(a, b);
-    matrix64_free(&a);
-    matrix64_free(&b);
+    matrix_free64(&a);
+    matrix_free64(&b);
 }
 END_TEST
 
 START_TEST(a_bias_without_the_mask_is_refused)
 {
-    MultiHead64 m = multihead64_new(4, 2);
-    Matrix64 x = matrix64_new(3, 4), y = matrix64_new(3, 4), bias = matrix64_new(2, 3);
-    MultiHead64Trace t = multihead64_trace_new(&m, 3, 1);
-    LayerOptions o = plain(true, false);
+    MultiHead64 m = multihead_new64(4, 2);
+    Matrix64 x = matrix_new64(3, 4), y = matrix_new64(3, 4), bias = matrix_new64(2, 3);
+    MultiHeadTrace64 t = multihead_trace_new64(&m, 3, 1);
+    LayerOptions64 o = plain(true, false);
     o.bias = bias;
-    multihead64_forward(&m, o, x, &t, y);
+    multihead_forward64(&m, o, x, &t, y);
 }
 END_TEST
 
 START_TEST(product64_refuses_shapes_that_do_not_chain)
 {
-    Matrix64 a = matrix64_new(2, 3), b = matrix64_new(4, 2), c = matrix64_new(2, 2);
-    matrix64_multiply(a, b, c);
-    matrix64_free(&a);
-    matrix64_free(&b);
-    matrix64_free(&c);
+    Matrix64 a = matrix_new64(2, 3), b = matrix_new64(4, 2), c = matrix_new64(2, 2);
+    matrix_multiply64(a, b, c);
+    matrix_free64(&a);
+    matrix_free64(&b);
+    matrix_free64(&c);
 }
 END_TEST
 
 START_TEST(multihead64_refuses_heads_that_split_the_width_unevenly)
 {
-    MultiHead64 m = multihead64_new(6, 4);
-    multihead64_free(&m);
+    MultiHead64 m = multihead_new64(6, 4);
+    multihead_free64(&m);
 }
 END_TEST
 

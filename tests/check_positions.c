@@ -79,8 +79,8 @@ START_TEST(rope_scores_depend_only_on_the_offset)
     rng_seed(&rng, 32, 1);
     for (int layout = ROPE_INTERLEAVED; layout <= ROPE_HALF_SPLIT; layout++)
         for (int trial = 0; trial < 10; trial++) {
-            Matrix64 q = matrix64_new(1, width), k = matrix64_new(1, width),
-                     q2 = matrix64_new(1, width), k2 = matrix64_new(1, width);
+            Matrix64 q = matrix_new64(1, width), k = matrix_new64(1, width),
+                     q2 = matrix_new64(1, width), k2 = matrix_new64(1, width);
             double size = 0.0, qq = 0.0, kk = 0.0;
             for (int c = 0; c < width; c++) {
                 q.data[c] = q2.data[c] = rng_normal(&rng);
@@ -102,7 +102,7 @@ START_TEST(rope_scores_depend_only_on_the_offset)
             }
             ck_assert_double_le(fabs(s - s2), 1e-9 * size);
             /* and it does depend on the offset: another offset, another score */
-            Matrix64 k3 = matrix64_new(1, width);
+            Matrix64 k3 = matrix_new64(1, width);
             memcpy(k3.data, k2.data, sizeof(double) * width);
             rope_rotate64(k3, 1, width, (RopeLayout)layout, 10000.0, false);
             double s3 = 0.0;
@@ -111,7 +111,7 @@ START_TEST(rope_scores_depend_only_on_the_offset)
             ck_assert_double_gt(fabs(s3 - s2), 1e-3 * size);
             Matrix64 *all[] = { &q, &k, &q2, &k2, &k3 };
             for (int a = 0; a < 5; a++)
-                matrix64_free(all[a]);
+                matrix_free64(all[a]);
         }
 }
 END_TEST
@@ -121,7 +121,7 @@ START_TEST(rope_keeps_norms_and_undo_turns_back)
     Rng rng;
     rng_seed(&rng, 33, 1);
     for (int layout = ROPE_INTERLEAVED; layout <= ROPE_HALF_SPLIT; layout++) {
-        Matrix64 x = matrix64_new(9, 24), y = matrix64_new(9, 24);
+        Matrix64 x = matrix_new64(9, 24), y = matrix_new64(9, 24);
         for (int e = 0; e < 9 * 24; e++)
             x.data[e] = y.data[e] = rng_normal(&rng);
         rope_rotate64(y, 123456, 6, (RopeLayout)layout, 500.0, false);
@@ -135,8 +135,8 @@ START_TEST(rope_keeps_norms_and_undo_turns_back)
         }
         rope_rotate64(y, 123456, 6, (RopeLayout)layout, 500.0, true);
         ck_assert_double_le(relative_difference(x.data, y.data, 9 * 24), 1e-12);
-        matrix64_free(&x);
-        matrix64_free(&y);
+        matrix_free64(&x);
+        matrix_free64(&y);
     }
 }
 END_TEST
@@ -192,10 +192,10 @@ START_TEST(a_stretched_turn_is_the_turn_of_the_stretched_position)
     enum { ROWS = 13, WIDTH8 = 8 };
     Rng rng;
     rng_seed(&rng, 36, 1);
-    Matrix64 x = matrix64_new(ROWS, WIDTH8), row = matrix64_new(1, WIDTH8);
+    Matrix64 x = matrix_new64(ROWS, WIDTH8), row = matrix_new64(1, WIDTH8);
     for (int e = 0; e < ROWS * WIDTH8; e++)
         x.data[e] = rng_normal(&rng);
-    Matrix64 y = matrix64_new(ROWS, WIDTH8);
+    Matrix64 y = matrix_new64(ROWS, WIDTH8);
     memcpy(y.data, x.data, sizeof(double) * ROWS * WIDTH8);
     const RopeTurn quarter = { ROPE_INTERLEAVED, 10000.0, 0, 0.25 };
     rope_turn(y, WIDTH8, false, &quarter);
@@ -208,9 +208,9 @@ START_TEST(a_stretched_turn_is_the_turn_of_the_stretched_position)
     const double c = cos(0.5), s = sin(0.5);
     ck_assert_double_eq_tol(AT(y, 2, 0), c * AT(x, 2, 0) - s * AT(x, 2, 1), 1e-15);
     ck_assert_double_eq_tol(AT(y, 2, 1), s * AT(x, 2, 0) + c * AT(x, 2, 1), 1e-15);
-    matrix64_free(&x);
-    matrix64_free(&y);
-    matrix64_free(&row);
+    matrix_free64(&x);
+    matrix_free64(&y);
+    matrix_free64(&row);
 }
 END_TEST
 
@@ -269,7 +269,7 @@ END_TEST
 /* The code of Vaswani et al., written as the paper writes it: sin(pos / 10000^(2i/d)). */
 START_TEST(the_sinusoidal_code_is_its_closed_form)
 {
-    Matrix64 p = matrix64_new(50, 12);
+    Matrix64 p = matrix_new64(50, 12);
     positions_sinusoidal(p, 7, 10000.0);
     for (int t = 0; t < 50; t++)
         for (int i = 0; i < 6; i++) {
@@ -277,7 +277,7 @@ START_TEST(the_sinusoidal_code_is_its_closed_form)
             ck_assert_double_eq_tol(AT(p, t, 2 * i), sin(angle), 1e-12);
             ck_assert_double_eq_tol(AT(p, t, 2 * i + 1), cos(angle), 1e-12);
         }
-    matrix64_free(&p);
+    matrix_free64(&p);
 }
 END_TEST
 
@@ -286,7 +286,7 @@ END_TEST
 START_TEST(a_sinusoidal_offset_is_a_rotation)
 {
     const int d = 16, k = 5;
-    Matrix64 p = matrix64_new(60, d);
+    Matrix64 p = matrix_new64(60, d);
     positions_sinusoidal(p, 0, 10000.0);
     for (int t = 0; t + k < 60; t++) {
         double dot = 0.0, expected = 0.0;
@@ -303,7 +303,7 @@ START_TEST(a_sinusoidal_offset_is_a_rotation)
             dot += AT(p, t, c) * AT(p, t + k, c);
         ck_assert_double_eq_tol(dot, expected, 1e-12);
     }
-    matrix64_free(&p);
+    matrix_free64(&p);
 }
 END_TEST
 
@@ -330,7 +330,7 @@ END_TEST
 
 START_TEST(alibi_is_linear_in_the_distance)
 {
-    Matrix64 scores = matrix64_new(5, 9);
+    Matrix64 scores = matrix_new64(5, 9);
     for (int e = 0; e < 45; e++)
         scores.data[e] = 0.25 * e;
     alibi_bias(scores, 3, 0.125);
@@ -338,7 +338,7 @@ START_TEST(alibi_is_linear_in_the_distance)
         for (int j = 0; j < 9; j++)
             ck_assert_double_eq_tol(AT(scores, i, j), 0.25 * (i * 9 + j) -
                                     0.125 * abs(3 + i - j), 1e-15);
-    matrix64_free(&scores);
+    matrix_free64(&scores);
 }
 END_TEST
 
@@ -382,7 +382,7 @@ START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
     position_forward(&m, tokens, 1, &t);
     double slopes[3];
     alibi_slopes(heads, slopes);
-    Matrix64 scores = matrix64_new(length, length);
+    Matrix64 scores = matrix_new64(length, length);
     for (int h = 0; h < heads; h++) {
         for (int i = 0; i < length; i++)
             for (int j = 0; j < length; j++) {
@@ -395,13 +395,13 @@ START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
         for (int i = 0; i < length; i++) {
             for (int j = i + 1; j < length; j++)
                 AT(scores, i, j) = -INFINITY;
-            softmax64_row(&AT(scores, i, 0), length);
+            softmax_row64(&AT(scores, i, 0), length);
             for (int j = 0; j < length; j++)
                 ck_assert_double_eq_tol(AT(t.work.trace[0].weights, h * length + i, j),
                                         AT(scores, i, j), 1e-15);
         }
     }
-    matrix64_free(&scores);
+    matrix_free64(&scores);
     position_trace_free(&t);
     position_model_free(&m);
 }
@@ -444,7 +444,7 @@ START_TEST(a_batch_is_the_mean_of_its_sequences_taken_alone)
     for (int e = 0; e < ENCODINGS; e++) {
         PositionModel m = small_model((Encoding)e, 5, 46);
         PositionModel batch = position_model_like(&m), alone = position_model_like(&m);
-        KitParam whole[POSITION_MATRICES_MAX], part[POSITION_MATRICES_MAX];
+        KitParam64 whole[POSITION_MATRICES_MAX], part[POSITION_MATRICES_MAX];
         const int count = position_model_params(&batch, whole);
         position_model_params(&alone, part);
         const double loss = position_gradient(&m, tokens, SEQUENCES, LENGTH, BACK, &batch);
@@ -473,11 +473,11 @@ END_TEST
 START_TEST(every_encoding_starts_from_the_same_weights)
 {
     PositionModel none = small_model(ENCODING_NONE, 5, 47);
-    KitParam first[POSITION_MATRICES_MAX];
+    KitParam64 first[POSITION_MATRICES_MAX];
     const int count = position_model_params(&none, first);
     for (int e = 1; e < ENCODINGS; e++) {
         PositionModel m = small_model((Encoding)e, 5, 47);
-        KitParam list[POSITION_MATRICES_MAX];
+        KitParam64 list[POSITION_MATRICES_MAX];
         ck_assert_int_eq(position_model_params(&m, list), count);
         for (int a = 0; a < count; a++) {
             if (list[a].data == m.table.data)
@@ -582,8 +582,8 @@ START_TEST(uniform_heads_weigh_an_offset_by_the_mean_of_their_weights)
     rng_seed(&rng, 53, 1);
     positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
     PositionModel m = small_model(ENCODING_NONE, 5, 54);
-    matrix64_zero(m.stack.layer[0].w_query);
-    Matrix64 weight = matrix64_new(3, LENGTH);
+    matrix_zero64(m.stack.layer[0].w_query);
+    Matrix64 weight = matrix_new64(3, LENGTH);
     position_attention_by_offset(&m, tokens, SEQUENCES, LENGTH, weight);
     for (int k = 0; k < LENGTH; k++) {
         double mean = 0.0;
@@ -592,7 +592,7 @@ START_TEST(uniform_heads_weigh_an_offset_by_the_mean_of_their_weights)
         for (int h = 0; h < 3; h++)
             ck_assert_double_eq_tol(AT(weight, h, k), mean, 1e-14);
     }
-    matrix64_free(&weight);
+    matrix_free64(&weight);
     position_model_free(&m);
 }
 END_TEST
@@ -661,21 +661,21 @@ START_TEST(adams_first_step_moves_each_parameter_by_the_rate)
     PositionModel m = small_model(ENCODING_LEARNED, 4, 48), before = small_model(
                           ENCODING_LEARNED, 4, 48);
     PositionModel grad = position_model_like(&m);
-    KitParam g[POSITION_MATRICES_MAX], w[POSITION_MATRICES_MAX], w0[POSITION_MATRICES_MAX];
+    KitParam64 g[POSITION_MATRICES_MAX], w[POSITION_MATRICES_MAX], w0[POSITION_MATRICES_MAX];
     const int count = position_model_params(&grad, g);
     position_model_params(&m, w);
     position_model_params(&before, w0);
     for (int a = 0; a < count; a++)
         for (int e = 0; e < g[a].rows * g[a].cols; e++)
             g[a].data[e] = (e % 3 - 1) * pow(10.0, e % 5 - 2);
-    KitAdam adam = kit_adam_new(w, count, 0.01);
-    kit_adam_step(&adam, w, g);
+    KitAdam64 adam = kit_adam_new64(w, count, 0.01);
+    kit_adam_step64(&adam, w, g);
     for (int a = 0; a < count; a++)
         for (int e = 0; e < g[a].rows * g[a].cols; e++) {
             const double sign = (g[a].data[e] > 0) - (g[a].data[e] < 0);
             ck_assert_double_eq_tol(w[a].data[e], w0[a].data[e] - 0.01 * sign, 1e-8);
         }
-    kit_adam_free(&adam);
+    kit_adam_free64(&adam);
     PositionModel *all[] = { &m, &before, &grad };
     for (int a = 0; a < 3; a++)
         position_model_free(all[a]);
@@ -684,9 +684,9 @@ END_TEST
 
 START_TEST(alibi_refuses_a_negative_slope)
 {
-    Matrix64 s = matrix64_new(2, 2);
+    Matrix64 s = matrix_new64(2, 2);
     alibi_bias(s, 0, -0.5);
-    matrix64_free(&s);
+    matrix_free64(&s);
 }
 END_TEST
 

@@ -208,7 +208,7 @@ START_TEST(fast_gradient_matches_the_per_position_one)
             const double loss = recall_gradient(&m, batch, sizes[k], &plain);
             ck_assert_double_eq_tol(recall_gradient_fast(&m, batch, sizes[k], &fast), loss,
                                     1e-12 * fmax(1.0, loss));
-            KitParam by_position[RECALL_MATRICES], by_table[RECALL_MATRICES];
+            KitParam64 by_position[RECALL_MATRICES], by_table[RECALL_MATRICES];
             recall_matrices(&plain, by_position);
             recall_matrices(&fast, by_table);
             for (int p = 0; p < RECALL_MATRICES; p++)

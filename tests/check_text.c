@@ -178,7 +178,7 @@ static InductionModel byte_model(int length, int width, int heads, uint64_t seed
     Rng rng;
     rng_seed(&rng, seed, 3);
     induction_init(&m, &rng);
-    KitParam list[INDUCTION_MATRICES];
+    KitParam64 list[INDUCTION_MATRICES];
     induction_params(&m, list);
     for (int p = 0; p < INDUCTION_MATRICES; p++)     /* the biases, which start at 0 */
         if (list[p].role == KIT_BIAS)
