@@ -15,14 +15,14 @@
 #include "induction.h"
 #include "refusal.h"
 
-static InductionModel random_model(InductionShape s, uint64_t seed)
+static InductionModel64 random_model(InductionShape s, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed, 1);
-    InductionModel m = induction_new(s);
-    induction_init(&m, &rng);
+    InductionModel64 m = induction_new64(s);
+    induction_init64(&m, &rng);
     KitParam64 list[INDUCTION_MATRICES];
-    induction_params(&m, list);
+    induction_params64(&m, list);
     for (int p = 0; p < INDUCTION_MATRICES; p++)     /* the biases, which start at 0 */
         if (list[p].role == KIT_BIAS)
             for (int e = 0; e < list[p].rows * list[p].cols; e++)
@@ -46,7 +46,7 @@ static int *draw_batch(InductionShape s, int n, int shortest, uint64_t seed, int
 START_TEST(layer_with_a_zero_bias_is_the_layer_without_one)
 {
     const InductionShape s = { 7, 9, 12, 3 };
-    InductionModel m = random_model(s, 3);
+    InductionModel64 m = random_model(s, 3);
     Rng rng;
     rng_seed(&rng, 4, 1);
     Matrix64 x = matrix_new64(9, 12), mine = matrix_new64(9, 12), theirs = matrix_new64(9, 12);
@@ -67,14 +67,14 @@ START_TEST(layer_with_a_zero_bias_is_the_layer_without_one)
     Matrix64 *all[] = { &x, &mine, &theirs, &zero };
     for (int a = 0; a < 4; a++)
         matrix_free64(all[a]);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
 START_TEST(a_bias_alone_gives_its_softmax_by_distance)
 {
     const InductionShape s = { 4, 6, 4, 2 };
-    InductionModel m = induction_new(s);        /* all weights 0: every score is 0 */
+    InductionModel64 m = induction_new64(s);        /* all weights 0: every score is 0 */
     Matrix64 x = matrix_new64(6, 4), y = matrix_new64(6, 4);
     for (int e = 0; e < 4 * 6; e++)
         x.data[e] = 1.0;
@@ -96,7 +96,7 @@ START_TEST(a_bias_alone_gives_its_softmax_by_distance)
     multihead_trace_free64(&t);
     matrix_free64(&x);
     matrix_free64(&y);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -104,12 +104,12 @@ START_TEST(gradient_matches_central_differences)
 {
     const InductionShape shapes[] = { { 5, 6, 8, 2 }, { 4, 8, 6, 1 }, { 6, 7, 9, 3 } };
     for (int k = 0; k < 3; k++) {
-        InductionModel m = random_model(shapes[k], 10 + (uint64_t)k);
+        InductionModel64 m = random_model(shapes[k], 10 + (uint64_t)k);
         int *batch = draw_batch(shapes[k], 3, 2, 20 + (uint64_t)k, NULL);
         const double worst = induction_gradient_check(&m, batch, 3, 1e-5).worst;
         ck_assert_double_le(worst, 1e-6);
         free(batch);
-        induction_free(&m);
+        induction_free64(&m);
     }
 }
 END_TEST
@@ -118,25 +118,25 @@ START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
 {
     const InductionShape s = { 6, 8, 8, 2 };
     const int n = 11;
-    InductionModel m = random_model(s, 5), one = induction_new(s), sum = induction_new(s),
-                   grad = induction_new(s), again = induction_new(s);
+    InductionModel64 m = random_model(s, 5), one = induction_new64(s), sum = induction_new64(s),
+                   grad = induction_new64(s), again = induction_new64(s);
     int *batch = draw_batch(s, n, 2, 6, NULL);
     KitParam64 g[INDUCTION_MATRICES], total[INDUCTION_MATRICES], a[INDUCTION_MATRICES],
         single[INDUCTION_MATRICES];
-    induction_params(&grad, g);
-    induction_params(&sum, total);
-    induction_params(&again, a);
-    induction_params(&one, single);
+    induction_params64(&grad, g);
+    induction_params64(&sum, total);
+    induction_params64(&again, a);
+    induction_params64(&one, single);
     for (int b = 0; b < n; b++) {
-        induction_gradient(&m, &batch[b * s.length], 1, &one, NULL);
+        induction_gradient64(&m, &batch[b * s.length], 1, &one, NULL);
         for (int p = 0; p < INDUCTION_MATRICES; p++)
             for (int e = 0; e < single[p].rows * single[p].cols; e++)
                 total[p].data[e] += single[p].data[e] / n;
     }
     omp_set_num_threads(1);
-    induction_gradient(&m, batch, n, &grad, NULL);
+    induction_gradient64(&m, batch, n, &grad, NULL);
     omp_set_num_threads(2);
-    induction_gradient(&m, batch, n, &again, NULL);
+    induction_gradient64(&m, batch, n, &again, NULL);
     for (int p = 0; p < INDUCTION_MATRICES; p++) {
         for (int e = 0; e < g[p].rows * g[p].cols; e++)
             ck_assert_double_eq_tol(g[p].data[e], total[p].data[e], 1e-13);
@@ -144,9 +144,9 @@ START_TEST(batch_gradient_is_the_mean_of_single_gradients_on_any_threads)
                                 sizeof(double) * (size_t)(g[p].rows * g[p].cols)), 0);
     }
     free(batch);
-    InductionModel *all[] = { &m, &one, &sum, &grad, &again };
+    InductionModel64 *all[] = { &m, &one, &sum, &grad, &again };
     for (int k = 0; k < 5; k++)
-        induction_free(all[k]);
+        induction_free64(all[k]);
 }
 END_TEST
 
@@ -157,17 +157,17 @@ START_TEST(shards_used_again_give_the_gradient_of_fresh_ones)
 {
     const InductionShape s = { 6, 8, 8, 2 };
     const int n = 11;
-    InductionModel m = random_model(s, 9), fresh = induction_new(s),
-                   reused = induction_new(s);
-    InductionShards shards = induction_shards_new(s, n);
+    InductionModel64 m = random_model(s, 9), fresh = induction_new64(s),
+                   reused = induction_new64(s);
+    InductionShards64 shards = induction_shards_new64(s, n);
     KitParam64 f[INDUCTION_MATRICES], r[INDUCTION_MATRICES];
-    induction_params(&fresh, f);
-    induction_params(&reused, r);
+    induction_params64(&fresh, f);
+    induction_params64(&reused, r);
     for (int step = 0; step < 3; step++) {
         int *batch = draw_batch(s, n, 2, 20 + step, NULL);
         InductionTimes once = { { 0.0 }, 0.0, 0.0 }, again = { { 0.0 }, 0.0, 0.0 };
-        const double expected = induction_gradient(&m, batch, n, &fresh, &once);
-        const double loss = induction_gradient_in(&shards, &m, batch, &reused, &again);
+        const double expected = induction_gradient64(&m, batch, n, &fresh, &once);
+        const double loss = induction_gradient_in64(&shards, &m, batch, &reused, &again);
         ck_assert_double_eq(loss, expected);
         for (int p = 0; p < INDUCTION_MATRICES; p++)
             ck_assert_int_eq(memcmp(f[p].data, r[p].data,
@@ -178,24 +178,24 @@ START_TEST(shards_used_again_give_the_gradient_of_fresh_ones)
         ck_assert_double_le(phases, again.shards + 1e-9);
         free(batch);
     }
-    induction_shards_free(&shards);
-    InductionModel *all[] = { &m, &fresh, &reused };
+    induction_shards_free64(&shards);
+    InductionModel64 *all[] = { &m, &fresh, &reused };
     for (int k = 0; k < 3; k++)
-        induction_free(all[k]);
+        induction_free64(all[k]);
 }
 END_TEST
 
 START_TEST(adam_first_step_moves_every_weight_by_the_rate)
 {
     const InductionShape s = { 5, 6, 8, 2 };
-    InductionModel m = random_model(s, 7), before = induction_new(s), grad = induction_new(s);
-    induction_copy(&m, &before);
+    InductionModel64 m = random_model(s, 7), before = induction_new64(s), grad = induction_new64(s);
+    induction_copy64(&m, &before);
     int *batch = draw_batch(s, 4, 2, 8, NULL);
-    induction_gradient(&m, batch, 4, &grad, NULL);
+    induction_gradient64(&m, batch, 4, &grad, NULL);
     KitParam64 now[INDUCTION_MATRICES], was[INDUCTION_MATRICES], g[INDUCTION_MATRICES];
-    induction_params(&m, now);
-    induction_params(&before, was);
-    induction_params(&grad, g);
+    induction_params64(&m, now);
+    induction_params64(&before, was);
+    induction_params64(&grad, g);
     KitAdam64 adam = kit_adam_new64(now, INDUCTION_MATRICES, 0.01);
     kit_adam_step64(&adam, now, g);
     for (int p = 0; p < INDUCTION_MATRICES; p++)
@@ -208,9 +208,9 @@ START_TEST(adam_first_step_moves_every_weight_by_the_rate)
         }
     free(batch);
     kit_adam_free64(&adam);
-    induction_free(&m);
-    induction_free(&before);
-    induction_free(&grad);
+    induction_free64(&m);
+    induction_free64(&before);
+    induction_free64(&grad);
 }
 END_TEST
 
@@ -218,22 +218,22 @@ START_TEST(loss_falls_over_a_few_steps)
 {
     const InductionShape s = { 8, 10, 8, 2 };
     for (uint64_t seed = 1; seed <= 4; seed++) {
-        InductionModel m = random_model(s, seed), grad = induction_new(s);
+        InductionModel64 m = random_model(s, seed), grad = induction_new64(s);
         int *batch = draw_batch(s, 8, 2, seed + 100, NULL);
         KitParam64 weights[INDUCTION_MATRICES], gradient[INDUCTION_MATRICES];
-        induction_params(&m, weights);
-        induction_params(&grad, gradient);
+        induction_params64(&m, weights);
+        induction_params64(&grad, gradient);
         KitAdam64 adam = kit_adam_new64(weights, INDUCTION_MATRICES, 0.003);
-        const double first = induction_gradient(&m, batch, 8, &grad, NULL);
+        const double first = induction_gradient64(&m, batch, 8, &grad, NULL);
         for (int step = 0; step < 10; step++) {
             kit_adam_step64(&adam, weights, gradient);
-            induction_gradient(&m, batch, 8, &grad, NULL);
+            induction_gradient64(&m, batch, 8, &grad, NULL);
         }
         ck_assert_double_lt(induction_loss(&m, batch, 8), first);
         free(batch);
         kit_adam_free64(&adam);
-        induction_free(&m);
-        induction_free(&grad);
+        induction_free64(&m);
+        induction_free64(&grad);
     }
 }
 END_TEST
@@ -285,7 +285,7 @@ static void distinct_sequences(InductionShape s, int n, int *tokens, int *repeat
 START_TEST(hand_built_circuit_copies_and_ablation_stops_it)
 {
     const InductionShape s = { 12, 20, 36, 2 };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     induction_hand_built(&m, 100.0);
     int tokens[40 * 20], repeat[40];
     distinct_sequences(s, 40, tokens, repeat);
@@ -295,14 +295,14 @@ START_TEST(hand_built_circuit_copies_and_ablation_stops_it)
     induction_ablate(&m, 0, 0);
     const InductionEval ablated = induction_evaluate(&m, tokens, repeat, 40);
     ck_assert_double_le(ablated.right_second, 0.1);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
 START_TEST(hand_built_scores)
 {
     const InductionShape s = { 12, 20, 36, 2 };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     induction_hand_built(&m, 100.0);
     int tokens[40 * 20], repeat[40];
     distinct_sequences(s, 40, tokens, repeat);
@@ -318,29 +318,29 @@ START_TEST(hand_built_scores)
         if (k != 2)
             ck_assert_double_lt(induction[k], 0.5);
     }
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
 START_TEST(ablation_zeroes_only_the_heads_rows)
 {
     const InductionShape s = { 5, 6, 8, 2 };
-    InductionModel m = random_model(s, 13), before = induction_new(s);
-    induction_copy(&m, &before);
+    InductionModel64 m = random_model(s, 13), before = induction_new64(s);
+    induction_copy64(&m, &before);
     induction_ablate(&m, 1, 1);
     for (int r = 0; r < 8; r++)
         for (int c = 0; c < 8; c++)
             ck_assert_double_eq(AT(m.stack.layer[1].w_out, r, c),
                                 r >= 4 ? 0.0 : AT(before.stack.layer[1].w_out, r, c));
     ck_assert_double_eq(matrix64_largest_difference(m.stack.layer[0].w_out, before.stack.layer[0].w_out), 0.0);
-    induction_free(&m);
-    induction_free(&before);
+    induction_free64(&m);
+    induction_free64(&before);
 }
 END_TEST
 
 START_TEST(new_refuses_heads_that_do_not_divide_the_width)
 {
-    induction_new((InductionShape){ 5, 6, 8, 3 });
+    induction_new64((InductionShape){ 5, 6, 8, 3 });
 }
 END_TEST
 
@@ -355,7 +355,7 @@ END_TEST
 
 START_TEST(hand_built_refuses_a_narrow_stream)
 {
-    InductionModel m = induction_new((InductionShape){ 6, 10, 12, 2 });
+    InductionModel64 m = induction_new64((InductionShape){ 6, 10, 12, 2 });
     induction_hand_built(&m, 10.0);
 }
 END_TEST
@@ -363,7 +363,7 @@ END_TEST
 START_TEST(evaluate_refuses_a_segment_longer_than_half)
 {
     const InductionShape s = { 5, 6, 8, 2 };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     int tokens[6] = { 0, 1, 2, 0, 1, 2 }, repeat[1] = { 4 };
     induction_evaluate(&m, tokens, repeat, 1);
 }
@@ -487,7 +487,7 @@ END_TEST
 START_TEST(the_hand_built_circuit_copies_and_composes_through_its_keys)
 {
     const InductionShape s = { 8, 12, 24, 2 };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     induction_hand_built(&m, 10.0);
     const InductionCopying c = induction_copying(&m, 1, 0);
     ck_assert_double_eq_tol(c.copying, 1.0, 1e-9);
@@ -506,7 +506,7 @@ START_TEST(the_hand_built_circuit_copies_and_composes_through_its_keys)
     Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
     for (int j = 0; j < 4; j++)
         matrix_free64(&all[j]);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -528,7 +528,7 @@ END_TEST
 START_TEST(the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place)
 {
     const InductionShape s = { 8, 12, 24, 2 };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     induction_hand_built(&m, 100.0);
     const int tokens[12] = { 7, 1, 0, 3, 6, 2, 5, 0, 3, 6, 2, 5 }, repeat[1] = { 5 };
     double first[6], second[6];
@@ -538,7 +538,7 @@ START_TEST(the_hand_built_circuit_loses_nothing_in_the_repeat_place_by_place)
         ck_assert_double_gt(first[k], 1.0);
     }
     ck_assert(isnan(second[4]) && isnan(first[5]) && isnan(second[5]));
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -549,25 +549,25 @@ END_TEST
 START_TEST(mean_ablation_replaces_the_heads_output_by_its_mean)
 {
     const InductionShape s = { 6, 9, 8, 2 };
-    InductionModel m = random_model(s, 62), intact = induction_new(s);
-    induction_copy(&m, &intact);
+    InductionModel64 m = random_model(s, 62), intact = induction_new64(s);
+    induction_copy64(&m, &intact);
     int *batch = draw_batch(s, 4, 2, 63, NULL);
     induction_mean_ablate(&m, 1, 1, batch, 4);
-    InductionWork a = induction_work_new(s, 1), b = induction_work_new(s, 1);
-    induction_forward(&m, batch, &a);
-    induction_forward(&intact, batch, &b);
+    InductionWork64 a = induction_work_new64(s, 1), b = induction_work_new64(s, 1);
+    induction_forward64(&m, batch, &a);
+    induction_forward64(&intact, batch, &b);
     const MultiHead64 *two = &intact.stack.layer[1];
     const int dh = two->d_head;
     double mean[4] = { 0.0 };
     for (int q = 0; q < 4; q++) {
-        induction_forward(&intact, batch + q * s.length, &b);
+        induction_forward64(&intact, batch + q * s.length, &b);
         for (int t = 0; t < s.length; t++)
             for (int j = 0; j < dh; j++)
                 mean[j] += AT(b.stack.trace[1].concat, t, dh + j) / (4.0 * s.length);
     }
     for (int j = 0; j < dh; j++)
         ck_assert_double_eq_tol(m.stack.replaced.output[j], mean[j], 1e-14);
-    induction_forward(&intact, batch, &b);
+    induction_forward64(&intact, batch, &b);
     for (int t = 0; t < s.length; t++)
         for (int c = 0; c < s.d_model; c++) {
             double change = 0.0;
@@ -578,11 +578,11 @@ START_TEST(mean_ablation_replaces_the_heads_output_by_its_mean)
                                     change, 1e-12);
             ck_assert_double_eq(AT(a.stack.x[1], t, c), AT(b.stack.x[1], t, c));
         }
-    induction_work_free(&a);
-    induction_work_free(&b);
+    induction_work_free64(&a);
+    induction_work_free64(&b);
     free(batch);
-    induction_free(&m);
-    induction_free(&intact);
+    induction_free64(&m);
+    induction_free64(&intact);
 }
 END_TEST
 
@@ -591,7 +591,7 @@ END_TEST
 START_TEST(mean_ablating_the_built_previous_token_head_stops_the_copying)
 {
     const InductionShape s = { 8, 12, 24, 2 };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     induction_hand_built(&m, 100.0);
     const int tokens[24] = { 7, 1, 0, 3, 6, 2, 5, 0, 3, 6, 2, 5,
                              4, 6, 1, 7, 2, 0, 5, 1, 7, 2, 0, 5 }, repeat[2] = { 5, 5 };
@@ -600,7 +600,7 @@ START_TEST(mean_ablating_the_built_previous_token_head_stops_the_copying)
     const double ablated = induction_evaluate(&m, tokens, repeat, 2).right_second;
     ck_assert_double_eq(intact, 1.0);
     ck_assert_double_lt(ablated, 0.5);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -609,12 +609,12 @@ END_TEST
 START_TEST(zeroing_a_second_layer_head_leaves_the_scores_alone)
 {
     const InductionShape s = { 6, 10, 8, 2 };
-    InductionModel m = random_model(s, 64), ablated = induction_new(s);
+    InductionModel64 m = random_model(s, 64), ablated = induction_new64(s);
     int repeat[4];
     int *batch = draw_batch(s, 4, 2, 65, repeat);
     double previous[4], induction[4], previous2[4], induction2[4];
     induction_head_scores(&m, batch, repeat, 4, previous, induction);
-    induction_copy(&m, &ablated);
+    induction_copy64(&m, &ablated);
     induction_ablate(&ablated, 1, 0);
     induction_head_scores(&ablated, batch, repeat, 4, previous2, induction2);
     ck_assert(memcmp(previous, previous2, sizeof previous) == 0);
@@ -624,8 +624,8 @@ START_TEST(zeroing_a_second_layer_head_leaves_the_scores_alone)
     ck_assert_double_gt(fabs(induction2[2] - induction[2]) + fabs(induction2[3] - induction[3]),
                         1e-9);
     free(batch);
-    induction_free(&m);
-    induction_free(&ablated);
+    induction_free64(&m);
+    induction_free64(&ablated);
 }
 END_TEST
 
@@ -633,7 +633,7 @@ END_TEST
 START_TEST(a_composition_score_is_at_most_one_and_ignores_scale)
 {
     const InductionShape s = { 6, 10, 8, 2 };
-    InductionModel m = random_model(s, 66);
+    InductionModel64 m = random_model(s, 66);
     Matrix64 qk1 = matrix_new64(8, 8), ov1 = matrix_new64(8, 8), qk2 = matrix_new64(8, 8),
              ov2 = matrix_new64(8, 8);
     induction_head_circuits(&m, 0, 1, qk1, ov1);
@@ -650,7 +650,7 @@ START_TEST(a_composition_score_is_at_most_one_and_ignores_scale)
     Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
     for (int k = 0; k < 4; k++)
         matrix_free64(&all[k]);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -658,12 +658,12 @@ END_TEST
 START_TEST(the_backward_pass_refuses_a_mean_ablated_model)
 {
     const InductionShape s = { 6, 10, 8, 2 };
-    InductionModel m = random_model(s, 67), grad = induction_new(s);
+    InductionModel64 m = random_model(s, 67), grad = induction_new64(s);
     int *batch = draw_batch(s, 2, 2, 68, NULL);
     induction_mean_ablate(&m, 0, 1, batch, 2);
-    InductionWork w = induction_work_new(s, 2);
-    induction_forward(&m, batch, &w);
-    induction_backward(&m, batch, &w, 1.0, &grad);
+    InductionWork64 w = induction_work_new64(s, 2);
+    induction_forward64(&m, batch, &w);
+    induction_backward64(&m, batch, &w, 1.0, &grad);
 }
 END_TEST
 
@@ -674,16 +674,16 @@ END_TEST
 START_TEST(decoding_gives_the_probabilities_of_the_full_pass)
 {
     const InductionShape s = { 7, 12, 16, 2 };
-    InductionModel m = random_model(s, 71);
+    InductionModel64 m = random_model(s, 71);
     ck_assert_double_gt(fabs(AT(m.stack.bias[1], 1, 3)), 0.1);
     int *tokens = draw_batch(s, 3, 2, 72, NULL);
-    InductionWork w = induction_work_new(s, 1);
+    InductionWork64 w = induction_work_new64(s, 1);
     InductionDecoder d = induction_decoder_new(&m, DECODE_FLOAT),
                      blind = induction_decoder_new(&m, DECODE_FLOAT);
     double p[7], q[7], worst = 0.0, without = 0.0;
     for (int b = 0; b < 3; b++) {
         const int *x = &tokens[b * s.length];
-        induction_forward(&m, x, &w);
+        induction_forward64(&m, x, &w);
         softmax_row64(&AT(w.logits, s.length - 1, 0), s.vocab);
         induction_decoder_restart(&d);
         induction_decoder_restart(&blind);
@@ -703,9 +703,9 @@ START_TEST(decoding_gives_the_probabilities_of_the_full_pass)
     ck_assert_double_eq(induction_decoded_difference(&m, tokens, 3), worst);
     induction_decoder_free(&d);
     induction_decoder_free(&blind);
-    induction_work_free(&w);
+    induction_work_free64(&w);
     free(tokens);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -758,7 +758,7 @@ START_TEST(eight_bits_stay_within_the_bound_of_chapter_11)
 {
     const int tile = decode_tile_slots(), T = 2 * tile + 3, d = 8;
     const InductionShape s = { 6, T, d, 2 };
-    InductionModel m = random_model(s, 81);
+    InductionModel64 m = random_model(s, 81);
     induction_ablate(&m, 1, 0);
     induction_ablate(&m, 1, 1);
     const MultiHead64 *l = &m.stack.layer[0];
@@ -820,7 +820,7 @@ START_TEST(eight_bits_stay_within_the_bound_of_chapter_11)
     free(data);
     induction_decoder_free(&f);
     induction_decoder_free(&e);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -828,7 +828,7 @@ END_TEST
 START_TEST(the_decoder_refuses_a_mean_ablated_model)
 {
     const InductionShape s = { 6, 10, 8, 2 };
-    InductionModel m = random_model(s, 91);
+    InductionModel64 m = random_model(s, 91);
     int *batch = draw_batch(s, 2, 2, 92, NULL);
     induction_mean_ablate(&m, 0, 1, batch, 2);
     induction_decoder_new(&m, DECODE_FLOAT);

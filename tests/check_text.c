@@ -171,15 +171,15 @@ START_TEST(the_baselines_match_their_closed_forms)
 }
 END_TEST
 
-static InductionModel byte_model(int length, int width, int heads, uint64_t seed)
+static InductionModel64 byte_model(int length, int width, int heads, uint64_t seed)
 {
     const InductionShape s = { 256, length, width, heads };
-    InductionModel m = induction_new(s);
+    InductionModel64 m = induction_new64(s);
     Rng rng;
     rng_seed(&rng, seed, 3);
-    induction_init(&m, &rng);
+    induction_init64(&m, &rng);
     KitParam64 list[INDUCTION_MATRICES];
-    induction_params(&m, list);
+    induction_params64(&m, list);
     for (int p = 0; p < INDUCTION_MATRICES; p++)     /* the biases, which start at 0 */
         if (list[p].role == KIT_BIAS)
             for (int e = 0; e < list[p].rows * list[p].cols; e++)
@@ -192,27 +192,27 @@ static InductionModel byte_model(int length, int width, int heads, uint64_t seed
 START_TEST(the_evaluation_is_the_models_loss_in_bits)
 {
     const int T = 12, windows = 3;
-    InductionModel m = byte_model(T, 8, 2, 7);
+    InductionModel64 m = byte_model(T, 8, 2, 7);
     Rng rng;
     rng_seed(&rng, 8, 1);
     unsigned char text[3 * 12 + 5];
     random_bytes(&rng, text, sizeof text, 20);
     double by_position[12], expected = 0.0;
     const double bits = text_evaluate(&m, text, sizeof text, windows, by_position);
-    InductionWork w = induction_work_new(m.shape, 1);
+    InductionWork64 w = induction_work_new64(m.shape, 1);
     int tokens[12];
     for (int n = 0; n < windows; n++) {
         for (int t = 0; t < T; t++)
             tokens[t] = text[n * T + t];
-        expected += induction_forward(&m, tokens, &w) / log(2.0) / windows;
+        expected += induction_forward64(&m, tokens, &w) / log(2.0) / windows;
     }
-    induction_work_free(&w);
+    induction_work_free64(&w);
     ck_assert_double_eq_tol(bits, expected, 1e-12);
     double mean = 0.0;
     for (int t = 0; t + 1 < T; t++)
         mean += by_position[t] / (T - 1);
     ck_assert_double_eq_tol(mean, expected, 1e-12);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -222,7 +222,7 @@ END_TEST
 START_TEST(uniform_heads_score_what_the_bytes_alone_give)
 {
     const int T = 24, windows = 2;
-    InductionModel m = induction_new((InductionShape){ 256, T, 8, 2 });
+    InductionModel64 m = induction_new64((InductionShape){ 256, T, 8, 2 });
     const unsigned char text[48] = "abcabcabxabcqqabcabcaaaaaabcab_abc_abcxyzabcabc";
     double previous[4], induction[4], want_previous = 0.0, want_induction = 0.0;
     double matched = 0.0;
@@ -245,7 +245,7 @@ START_TEST(uniform_heads_score_what_the_bytes_alone_give)
         ck_assert_double_eq_tol(previous[h], want_previous, 1e-12);
         ck_assert_double_eq_tol(induction[h], want_induction / matched, 1e-12);
     }
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -292,21 +292,21 @@ END_TEST
  * probabilities, to float's rounding. */
 START_TEST(a_byte_model_decodes_as_its_full_pass)
 {
-    InductionModel m = byte_model(16, 16, 4, 11);
+    InductionModel64 m = byte_model(16, 16, 4, 11);
     Rng rng;
     rng_seed(&rng, 12, 1);
     int tokens[2 * 16];
     for (int t = 0; t < 32; t++)
         tokens[t] = (int)rng_below(&rng, 256);
     ck_assert(induction_decoded_difference(&m, tokens, 2) < 1e-5);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
 /* The biases start as ALiBi's, -m_h (i - j) in every layer, with chapter 10's slopes. */
 START_TEST(the_biases_start_as_alibis)
 {
-    InductionModel m = byte_model(16, 16, 4, 13);
+    InductionModel64 m = byte_model(16, 16, 4, 13);
     text_bias_like_alibi(&m);
     double slopes[4];
     alibi_slopes(4, slopes);
@@ -315,7 +315,7 @@ START_TEST(the_biases_start_as_alibis)
             for (int k = 0; k < 16; k++)
                 ck_assert_double_eq(AT(m.stack.bias[l], h, k), -slopes[h] * k);
     ck_assert(slopes[0] > slopes[3]);
-    induction_free(&m);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -328,7 +328,7 @@ END_TEST
 
 START_TEST(the_evaluation_refuses_more_windows_than_the_text_holds)
 {
-    InductionModel m = byte_model(8, 8, 2, 3);
+    InductionModel64 m = byte_model(8, 8, 2, 3);
     const unsigned char text[15] = "abcdefghijklmn";
     text_evaluate(&m, text, sizeof text, 2, NULL);
 }
