@@ -1,6 +1,6 @@
 /* Tests of the induction module (chapter 12): the layer with a zero bias against the layer without
  * and against the closed form of a bias alone, the whole model's gradient against central
- * differences, the batch's gradient against the sum of single sequences on any number of
+ * differences, the float gradient against the double one, the batch's gradient against the sum of single sequences on any number of
  * threads, shards used again against fresh ones, Adam's first step, the loss falling over a few steps, the data, and the hand-built
  * induction circuit, which copies, scores as it should, and stops copying when its
  * previous-token head is ablated; and the trained model's decoding with chapter 11's caches,
@@ -111,6 +111,30 @@ START_TEST(gradient_matches_central_differences)
         free(batch);
         induction_free64(&m);
     }
+}
+END_TEST
+
+START_TEST(the_float_gradient_agrees_with_the_double_one_to_float_rounding)
+{
+    const InductionShape s = { 11, 21, 24, 3 };
+    InductionModel64 m = random_model(s, 17);
+    int *batch = draw_batch(s, 5, 3, 18, NULL);
+    const double gap = induction_float_gradient_difference(&m, batch, 5);
+    ck_assert_double_le(gap, 1e-4);
+    ck_assert_double_gt(gap, 0.0);
+    InductionModel32 narrow = induction_new32(s);
+    InductionModel64 back = induction_new64(s);
+    induction_narrow(&m, &narrow);
+    induction_widen(&narrow, &back);
+    const double loss64 = induction_loss(&back, batch, 5);
+    InductionWork32 w = induction_work_new32(s, 5);
+    const double loss32 = induction_forward32(&narrow, batch, &w);
+    ck_assert_double_le(fabs(loss32 - loss64), 1e-5 * loss64);
+    induction_work_free32(&w);
+    induction_free32(&narrow);
+    induction_free64(&back);
+    induction_free64(&m);
+    free(batch);
 }
 END_TEST
 
@@ -845,6 +869,7 @@ Suite *induction_suite(void)
     TCase *gradient = tcase_create("gradient");
     tcase_set_timeout(gradient, 60);
     tcase_add_test(gradient, gradient_matches_central_differences);
+    tcase_add_test(gradient, the_float_gradient_agrees_with_the_double_one_to_float_rounding);
     tcase_add_test(gradient, batch_gradient_is_the_mean_of_single_gradients_on_any_threads);
     tcase_add_test(gradient, shards_used_again_give_the_gradient_of_fresh_ones);
     tcase_add_test(gradient, adam_first_step_moves_every_weight_by_the_rate);

@@ -4,11 +4,12 @@
  * against chapter 5's float one, its backward pass against central differences on odd shapes
  * with every option (mask, bias by distance, a turn), the causal layer sending no gradient
  * from a loss on early outputs to later inputs, the initialiser, Adam against its formula,
- * and the gradient check finding a wrong gradient. */
+ * the gradient check finding a wrong gradient, and the float build against the double one. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "kit.h"
 #include "mask.h"
@@ -593,6 +594,87 @@ START_TEST(stack_is_its_layers_on_the_stream_and_passes_the_gradient_check)
 }
 END_TEST
 
+/* The float build against the double one: one stack, rounded to float and widened back, so
+ * that both widths hold the same parameters; shapes that leave vector tails (d_head 10, T 21)
+ * and two sequences.  The stream and every gradient agree to float's rounding, and differ:
+ * the float build computes in float. */
+static void stack_params32(KitStack32 *s, KitParam32 *list)
+{
+    static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
+    for (int l = 0; l < s->layers; l++) {
+        multihead_params32(&s->layer[l], &list[5 * l], names);
+        list[5 * l + 4] = kit_param32("b", s->bias[l], KIT_BIAS, 0.5);
+    }
+}
+
+static void stack_params64(KitStack64 *s, KitParam64 *list)
+{
+    static const char *const names[4] = { "W_Q", "W_K", "W_V", "W_O" };
+    for (int l = 0; l < s->layers; l++) {
+        multihead_params64(&s->layer[l], &list[5 * l], names);
+        list[5 * l + 4] = kit_param64("b", s->bias[l], KIT_BIAS, 0.5);
+    }
+}
+
+START_TEST(the_float_stack_agrees_with_the_double_stack_to_float_rounding)
+{
+    enum { LAYERS = 2, D = 40, HEADS = 4, T = 21, B = 2, COUNT = 5 * LAYERS };
+    Rng rng;
+    rng_seed(&rng, 31, 1);
+    KitStack64 wide = kit_stack_new64(LAYERS, D, HEADS, T),
+               wide_grad = kit_stack_new64(LAYERS, D, HEADS, T);
+    KitStack32 slim = kit_stack_new32(LAYERS, D, HEADS, T),
+               slim_grad = kit_stack_new32(LAYERS, D, HEADS, T);
+    KitParam64 p64[COUNT], g64[COUNT];
+    KitParam32 p32[COUNT], g32[COUNT];
+    stack_params64(&wide, p64);
+    stack_params64(&wide_grad, g64);
+    stack_params32(&slim, p32);
+    stack_params32(&slim_grad, g32);
+    kit_init64(p64, COUNT, &rng);
+    kit_narrow(p64, p32, COUNT);
+    kit_widen(p32, p64, COUNT);
+    KitStackWork64 w64 = kit_stack_work_new64(&wide, T, B);
+    KitStackWork32 w32 = kit_stack_work_new32(&slim, T, B);
+    Matrix64 d64 = matrix_new64(T * B, D), top = matrix_new64(T * B, D);
+    Matrix32 d32 = matrix_new32(T * B, D);
+    for (int e = 0; e < T * B * D; e++) {
+        w32.x[0].data[e] = (float)rng_normal(&rng);
+        w64.x[0].data[e] = w32.x[0].data[e];
+        d32.data[e] = (float)rng_normal(&rng);
+        d64.data[e] = d32.data[e];
+    }
+    kit_stack_forward64(&wide, &w64);
+    kit_stack_forward32(&slim, &w32);
+    matrix_widen(w32.x[LAYERS], top);
+    const double stream = relative_difference(top.data, w64.x[LAYERS].data, T * B * D);
+    ck_assert_double_le(stream, 1e-5);
+    ck_assert_double_gt(stream, 0.0);
+    kit_stack_backward64(&wide, &w64, d64, &wide_grad);
+    kit_stack_backward32(&slim, &w32, d32, &slim_grad);
+    for (int q = 0; q < COUNT; q++) {
+        const int size = g64[q].rows * g64[q].cols;
+        double *widened = malloc(sizeof(double) * (size_t)size);
+        for (int e = 0; e < size; e++)
+            widened[e] = g32[q].data[e];
+        const double gap = relative_difference(widened, g64[q].data, size);
+        ck_assert_double_le(gap, 1e-4);
+        ck_assert_double_gt(gap, 0.0);
+        free(widened);
+    }
+    Matrix64 *m64[] = { &d64, &top };
+    for (int k = 0; k < 2; k++)
+        matrix_free64(m64[k]);
+    matrix_free32(&d32);
+    kit_stack_work_free64(&w64);
+    kit_stack_work_free32(&w32);
+    kit_stack_free64(&wide);
+    kit_stack_free64(&wide_grad);
+    kit_stack_free32(&slim);
+    kit_stack_free32(&slim_grad);
+}
+END_TEST
+
 START_TEST(largest_difference_refuses_unequal_shapes)
 {
     Matrix64 a = matrix_new64(2, 3), b = matrix_new64(3, 2);
@@ -649,6 +731,7 @@ Suite *kit_suite(void)
     tcase_add_test(layer, causal_layer_sends_no_gradient_to_later_inputs);
     tcase_add_test(layer, a_turn_that_does_nothing_leaves_the_layer_as_it_was);
     tcase_add_test(layer, stack_is_its_layers_on_the_stream_and_passes_the_gradient_check);
+    tcase_add_test(layer, the_float_stack_agrees_with_the_double_stack_to_float_rounding);
     suite_add_tcase(suite, layer);
     TCase *training = tcase_create("training");
     tcase_add_test(training, init_draws_each_matrix_at_its_scale_in_order);

@@ -132,6 +132,27 @@ START_TEST(finish_writes_macros_and_report_lines)
 }
 END_TEST
 
+START_TEST(gains_are_slow_over_fast_and_the_least_is_named)
+{
+    make_folder();
+    char *argv[] = { "p", "--out", folder };
+    Lab lab;
+    lab_start(&lab, "one-head", "a test", 3, argv, NULL);
+    static const char *const names[3] = { "reads", "sums", "waits" };
+    const double slow[3] = { 6.0, 3.0, 1.0 }, fast[3] = { 2.0, 2.0, 0.0 };
+    lab_gains(&lab, "gain", names, 3, slow, fast);
+    ck_assert_int_eq(lab_finish(&lab), 0);
+    char path[128], text[512];
+    snprintf(path, sizeof path, "%s/numbers/one-head.tex", folder);
+    read_file(path, text, sizeof text);
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainReads}{3.00}"));
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainSums}{1.50}"));
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainWaits}{0.00}"));
+    ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainLeast}{waits}"));
+    remove_folder();
+}
+END_TEST
+
 START_TEST(a_file_appears_only_when_committed)
 {
     make_folder();
@@ -571,6 +592,7 @@ Suite *lab_suite(void)
     tcase_add_exit_test(core, start_exits_with_two_on_an_unknown_flag, 2);
     tcase_add_exit_test(core, start_exits_with_two_when_the_folder_cannot_be_written, 2);
     tcase_add_test(core, finish_writes_macros_and_report_lines);
+    tcase_add_test(core, gains_are_slow_over_fast_and_the_least_is_named);
     tcase_add_test(core, a_file_appears_only_when_committed);
     tcase_add_test(core, a_program_that_fails_leaves_no_temporary_file);
     tcase_add_test_raise_signal(core, a_bad_result_key_stops_the_program, 6);
