@@ -335,6 +335,36 @@ START_TEST(the_bandwidth_sum_counts_every_element_once)
 }
 END_TEST
 
+/* The measure of the bandwidth: a small array asks for no huge pages and says nothing of them;
+ * one of 64 MiB asks, and its share is a share (or unknown); the sentences follow the flags. */
+START_TEST(the_bandwidth_measure_says_what_it_found)
+{
+    const CostBandwidth small = cost_bandwidth(2, 1 << 20);
+    ck_assert(!small.huge_asked && small.one > 0.0 && small.all > 0.0);
+    ck_assert(small.still_below ? small.measured_again : true);
+    const CostBandwidth large = cost_bandwidth(1, (size_t)64 << 20);
+    ck_assert(large.huge_asked && !large.measured_again);
+    ck_assert(large.huge_share == -1.0 || (large.huge_share >= 0.0 && large.huge_share <= 1.0));
+    const struct { CostBandwidth b; const char *says; } cases[] = {
+        { { 10, 20, true, 0.5, false, false }, "Only 50\\,\\% of the array" },
+        { { 10, 20, true, -1.0, false, false }, "does not say" },
+        { { 10, 5, false, 1.0, true, true }, "still did when measured again" },
+        { { 10, 20, false, 1.0, true, false }, "measured again, they did not" },
+        { { 10, 20, true, 1.0, false, false }, NULL },
+    };
+    for (int c = 0; c < 5; c++) {
+        char text[512] = { 0 };
+        FILE *out = fmemopen(text, sizeof text - 1, "w");
+        cost_bandwidth_say(out, cases[c].b);
+        fclose(out);
+        if (cases[c].says != NULL)
+            ck_assert_ptr_nonnull(strstr(text, cases[c].says));
+        else
+            ck_assert_str_eq(text, "%\n");
+    }
+}
+END_TEST
+
 /* The bound of the schedule against a slow, obvious one: every way of splitting blocks
  * 0..blocks-1 between two threads, the best of which largest-first must find for costs b + 1. */
 START_TEST(the_schedule_bound_matches_an_exhaustive_split_on_two_threads)
@@ -686,6 +716,7 @@ Suite *cost_suite(void)
     tcase_add_test(parts, only_the_naive_memory_grows_as_n_squared);
     tcase_add_test(parts, variants_are_found_by_name_and_refuse_widths_they_cannot_tile);
     tcase_add_test(parts, the_bandwidth_sum_counts_every_element_once);
+    tcase_add_test(parts, the_bandwidth_measure_says_what_it_found);
     tcase_add_test(parts, the_schedule_bound_matches_an_exhaustive_split_on_two_threads);
     tcase_add_test(parts, the_planner_names_the_fastest_schedule_it_timed);
     tcase_add_test(parts, the_profile_of_flash_gives_its_bits_and_counts_every_flop_once);
