@@ -198,7 +198,7 @@ START_TEST(a_stretched_turn_is_the_turn_of_the_stretched_position)
     Matrix64 y = matrix_new64(ROWS, WIDTH8);
     memcpy(y.data, x.data, sizeof(double) * ROWS * WIDTH8);
     const RopeTurn quarter = { ROPE_INTERLEAVED, 10000.0, 0, 0.25 };
-    rope_turn(y, WIDTH8, false, &quarter);
+    rope_turn64(y, WIDTH8, false, &quarter);
     for (int k = 0; 4 * k < ROWS; k++) {
         memcpy(row.data, &AT(x, 4 * k, 0), sizeof(double) * WIDTH8);
         rope_rotate64(row, k, WIDTH8, ROPE_INTERLEAVED, 10000.0, false);
@@ -358,16 +358,16 @@ static PositionShape small_shape(Encoding e, int positions)
     return (PositionShape){ e, 5, 12, 3, positions, 1, false };
 }
 
-static PositionModel model_of_shape(PositionShape shape, uint64_t seed)
+static PositionModel64 model_of_shape(PositionShape shape, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed, 1);
-    PositionModel m = position_model_new(shape);
-    position_model_init(&m, &rng);
+    PositionModel64 m = position_model_new64(shape);
+    position_model_init64(&m, &rng);
     return m;
 }
 
-static PositionModel small_model(Encoding e, int positions, uint64_t seed)
+static PositionModel64 small_model(Encoding e, int positions, uint64_t seed)
 {
     return model_of_shape(small_shape(e, positions), seed);
 }
@@ -377,9 +377,9 @@ static PositionModel small_model(Encoding e, int positions, uint64_t seed)
 START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
 {
     const int tokens[7] = { 4, 0, 3, 3, 1, 2, 0 }, length = 7, heads = 3, width = 4;
-    PositionModel m = small_model(ENCODING_ALIBI, 5, 40);
-    PositionTrace t = position_trace_new(&m, length, 1);
-    position_forward(&m, tokens, 1, &t);
+    PositionModel64 m = small_model(ENCODING_ALIBI, 5, 40);
+    PositionTrace64 t = position_trace_new64(&m, length, 1);
+    position_forward64(&m, tokens, 1, &t);
     double slopes[3];
     alibi_slopes(heads, slopes);
     Matrix64 scores = matrix_new64(length, length);
@@ -402,8 +402,8 @@ START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
         }
     }
     matrix_free64(&scores);
-    position_trace_free(&t);
-    position_model_free(&m);
+    position_trace_free64(&t);
+    position_model_free64(&m);
 }
 END_TEST
 
@@ -422,11 +422,11 @@ START_TEST(every_encoding_passes_the_gradient_check)
             shape.n_heads = variant == 1 ? 1 : shape.n_heads;
             shape.layers = variant == 2 ? 2 : 1;
             shape.bos = variant >= 1;
-            PositionModel m = model_of_shape(shape, 42);
+            PositionModel64 m = model_of_shape(shape, 42);
             const double worst = position_gradient_check(&m, tokens, 3, 7, 2, 1e-5);
             ck_assert_msg(worst < 1e-7, "%s, variant %d: %g", encoding_names[e], variant,
                           worst);
-            position_model_free(&m);
+            position_model_free64(&m);
         }
 }
 END_TEST
@@ -442,15 +442,15 @@ START_TEST(a_batch_is_the_mean_of_its_sequences_taken_alone)
     rng_seed(&rng, 45, 1);
     positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
     for (int e = 0; e < ENCODINGS; e++) {
-        PositionModel m = small_model((Encoding)e, 5, 46);
-        PositionModel batch = position_model_like(&m), alone = position_model_like(&m);
+        PositionModel64 m = small_model((Encoding)e, 5, 46);
+        PositionModel64 batch = position_model_like64(&m), alone = position_model_like64(&m);
         KitParam64 whole[POSITION_MATRICES_MAX], part[POSITION_MATRICES_MAX];
-        const int count = position_model_params(&batch, whole);
-        position_model_params(&alone, part);
-        const double loss = position_gradient(&m, tokens, SEQUENCES, LENGTH, BACK, &batch);
+        const int count = position_model_params64(&batch, whole);
+        position_model_params64(&alone, part);
+        const double loss = position_gradient64(&m, tokens, SEQUENCES, LENGTH, BACK, &batch);
         double mean_loss = 0.0;
         for (int s = 0; s < SEQUENCES; s++) {
-            mean_loss += position_gradient(&m, tokens + s * LENGTH, 1, LENGTH, BACK, &alone)
+            mean_loss += position_gradient64(&m, tokens + s * LENGTH, 1, LENGTH, BACK, &alone)
                          / SEQUENCES;
             for (int a = 0; a < count; a++)
                 for (int i = 0; i < whole[a].rows * whole[a].cols; i++)
@@ -461,9 +461,9 @@ START_TEST(a_batch_is_the_mean_of_its_sequences_taken_alone)
             for (int i = 0; i < whole[a].rows * whole[a].cols; i++)
                 ck_assert_msg(fabs(whole[a].data[i]) < 1e-12, "%s: %s[%d] off by %g",
                               encoding_names[e], whole[a].name, i, whole[a].data[i]);
-        position_model_free(&batch);
-        position_model_free(&alone);
-        position_model_free(&m);
+        position_model_free64(&batch);
+        position_model_free64(&alone);
+        position_model_free64(&m);
     }
 }
 END_TEST
@@ -472,13 +472,13 @@ END_TEST
  * learned one has a table, and it is drawn from a stream of its own. */
 START_TEST(every_encoding_starts_from_the_same_weights)
 {
-    PositionModel none = small_model(ENCODING_NONE, 5, 47);
+    PositionModel64 none = small_model(ENCODING_NONE, 5, 47);
     KitParam64 first[POSITION_MATRICES_MAX];
-    const int count = position_model_params(&none, first);
+    const int count = position_model_params64(&none, first);
     for (int e = 1; e < ENCODINGS; e++) {
-        PositionModel m = small_model((Encoding)e, 5, 47);
+        PositionModel64 m = small_model((Encoding)e, 5, 47);
         KitParam64 list[POSITION_MATRICES_MAX];
-        ck_assert_int_eq(position_model_params(&m, list), count);
+        ck_assert_int_eq(position_model_params64(&m, list), count);
         for (int a = 0; a < count; a++) {
             if (list[a].data == m.table.data)
                 continue;                   /* the table, which only the learned model has */
@@ -487,9 +487,9 @@ START_TEST(every_encoding_starts_from_the_same_weights)
                                  * (size_t)(list[a].rows * list[a].cols)) == 0,
                           "%s: %s differs", encoding_names[e], list[a].name);
         }
-        position_model_free(&m);
+        position_model_free64(&m);
     }
-    position_model_free(&none);
+    position_model_free64(&none);
 }
 END_TEST
 
@@ -501,20 +501,20 @@ START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
     Rng rng;
     rng_seed(&rng, 43, 1);
     positions_draw(&rng, tokens, 2 * 6, 5);
-    PositionModel m = small_model(ENCODING_ROPE, 5, 44);
-    PositionTrace t = position_trace_new(&m, 6, 1);
-    PositionModel right = position_model_like(&m), wrong = position_model_like(&m);
-    position_gradient(&m, tokens, 2, 6, 1, &right);
+    PositionModel64 m = small_model(ENCODING_ROPE, 5, 44);
+    PositionTrace64 t = position_trace_new64(&m, 6, 1);
+    PositionModel64 right = position_model_like64(&m), wrong = position_model_like64(&m);
+    position_gradient64(&m, tokens, 2, 6, 1, &right);
     m.shape.encoding = ENCODING_NONE;   /* the backward pass now skips the undoing turn */
-    position_forward(&m, tokens, 1, &t);
+    position_forward64(&m, tokens, 1, &t);
     m.shape.encoding = ENCODING_ROPE;
-    position_backward(&m, tokens, 1, &t, 1.0, &wrong);
+    position_backward64(&m, tokens, 1, &t, 1.0, &wrong);
     ck_assert_double_gt(relative_difference(right.stack.layer[0].w_query.data,
                                             wrong.stack.layer[0].w_query.data, 144), 1e-3);
-    position_trace_free(&t);
-    position_model_free(&right);
-    position_model_free(&wrong);
-    position_model_free(&m);
+    position_trace_free64(&t);
+    position_model_free64(&right);
+    position_model_free64(&wrong);
+    position_model_free64(&m);
 }
 END_TEST
 
@@ -523,21 +523,21 @@ END_TEST
 START_TEST(without_an_encoding_the_answer_ignores_the_order_before_it)
 {
     const int tokens[8] = { 1, 4, 4, 0, 2, 3, 1, 2 }, shuffled[8] = { 4, 2, 1, 3, 0, 4, 1, 2 };
-    PositionModel m = small_model(ENCODING_NONE, 5, 45);
-    PositionTrace a = position_trace_new(&m, 8, 1), b = position_trace_new(&m, 8, 1);
-    position_forward(&m, tokens, 1, &a);
-    position_forward(&m, shuffled, 1, &b);
+    PositionModel64 m = small_model(ENCODING_NONE, 5, 45);
+    PositionTrace64 a = position_trace_new64(&m, 8, 1), b = position_trace_new64(&m, 8, 1);
+    position_forward64(&m, tokens, 1, &a);
+    position_forward64(&m, shuffled, 1, &b);
     /* positions 6 and 7 see the same bag before them and the same own token */
     for (int t = 6; t < 8; t++)
         ck_assert_double_le(relative_difference(&AT(a.p, t, 0), &AT(b.p, t, 0), 5), 1e-13);
     ck_assert_double_gt(relative_difference(&AT(a.p, 5, 0), &AT(b.p, 5, 0), 5), 1e-6);
     m.shape.encoding = ENCODING_ROPE;   /* with positions, the order matters */
-    position_forward(&m, tokens, 1, &a);
-    position_forward(&m, shuffled, 1, &b);
+    position_forward64(&m, tokens, 1, &a);
+    position_forward64(&m, shuffled, 1, &b);
     ck_assert_double_gt(relative_difference(&AT(a.p, 7, 0), &AT(b.p, 7, 0), 5), 1e-6);
-    position_trace_free(&a);
-    position_trace_free(&b);
-    position_model_free(&m);
+    position_trace_free64(&a);
+    position_trace_free64(&b);
+    position_model_free64(&m);
 }
 END_TEST
 
@@ -550,12 +550,12 @@ START_TEST(one_layer_sees_proportions_and_a_bos_gives_it_the_count)
     for (int bos = 0; bos <= 1; bos++) {
         PositionShape shape = small_shape(ENCODING_NONE, 5);
         shape.bos = bos;
-        PositionModel m = model_of_shape(shape, 50);
-        PositionTrace a = position_trace_new(&m, 2, 1), b = position_trace_new(&m, 4, 1),
-                      c = position_trace_new(&m, 4, 1);
-        position_forward(&m, pair, 1, &a);
-        position_forward(&m, twice, 1, &b);
-        position_forward(&m, swapped, 1, &c);
+        PositionModel64 m = model_of_shape(shape, 50);
+        PositionTrace64 a = position_trace_new64(&m, 2, 1), b = position_trace_new64(&m, 4, 1),
+                      c = position_trace_new64(&m, 4, 1);
+        position_forward64(&m, pair, 1, &a);
+        position_forward64(&m, twice, 1, &b);
+        position_forward64(&m, swapped, 1, &c);
         const double *after_pair = &AT(a.p, a.span - 1, 0),
                      *after_twice = &AT(b.p, b.span - 1, 0);
         if (bos)
@@ -564,10 +564,10 @@ START_TEST(one_layer_sees_proportions_and_a_bos_gives_it_the_count)
             ck_assert_double_le(relative_difference(after_pair, after_twice, 5), 1e-13);
         ck_assert_double_le(relative_difference(after_twice, &AT(c.p, c.span - 1, 0), 5),
                             1e-13);
-        position_trace_free(&a);
-        position_trace_free(&b);
-        position_trace_free(&c);
-        position_model_free(&m);
+        position_trace_free64(&a);
+        position_trace_free64(&b);
+        position_trace_free64(&c);
+        position_model_free64(&m);
     }
 }
 END_TEST
@@ -581,7 +581,7 @@ START_TEST(uniform_heads_weigh_an_offset_by_the_mean_of_their_weights)
     Rng rng;
     rng_seed(&rng, 53, 1);
     positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
-    PositionModel m = small_model(ENCODING_NONE, 5, 54);
+    PositionModel64 m = small_model(ENCODING_NONE, 5, 54);
     matrix_zero64(m.stack.layer[0].w_query);
     Matrix64 weight = matrix_new64(3, LENGTH);
     position_attention_by_offset(&m, tokens, SEQUENCES, LENGTH, weight);
@@ -593,7 +593,7 @@ START_TEST(uniform_heads_weigh_an_offset_by_the_mean_of_their_weights)
             ck_assert_double_eq_tol(AT(weight, h, k), mean, 1e-14);
     }
     matrix_free64(&weight);
-    position_model_free(&m);
+    position_model_free64(&m);
 }
 END_TEST
 
@@ -610,12 +610,12 @@ START_TEST(the_accuracy_by_position_counts_the_right_answers_at_each_position)
     for (int bos = 0; bos <= 1; bos++) {
         PositionShape shape = small_shape(ENCODING_ROPE, 5);
         shape.bos = bos;
-        PositionModel m = model_of_shape(shape, 56);
-        PositionTrace t = position_trace_new(&m, LENGTH, 1);
+        PositionModel64 m = model_of_shape(shape, 56);
+        PositionTrace64 t = position_trace_new64(&m, LENGTH, 1);
         double right_at[LENGTH], counted[LENGTH] = { 0.0 }, mean = 0.0;
         const double all = position_accuracy(&m, tokens, SEQUENCES, LENGTH, BACK, right_at);
         for (int s = 0; s < SEQUENCES; s++) {
-            position_forward(&m, tokens + s * LENGTH, BACK, &t);
+            position_forward64(&m, tokens + s * LENGTH, BACK, &t);
             for (int q = BACK; q < LENGTH; q++) {
                 int best = 0;
                 for (int o = 1; o < 5; o++)
@@ -628,8 +628,8 @@ START_TEST(the_accuracy_by_position_counts_the_right_answers_at_each_position)
             mean += right_at[q] / (LENGTH - BACK);
         }
         ck_assert_double_eq_tol(mean, all, 1e-14);
-        position_trace_free(&t);
-        position_model_free(&m);
+        position_trace_free64(&t);
+        position_model_free64(&m);
     }
 }
 END_TEST
@@ -640,17 +640,17 @@ END_TEST
 START_TEST(a_model_without_positions_stays_under_the_bag_bound)
 {
     enum { SEQUENCES = 100, LENGTH = 13 };
-    PositionModel m = small_model(ENCODING_NONE, 5, 46);
+    PositionModel64 m = small_model(ENCODING_NONE, 5, 46);
     Rng rng;
     rng_seed(&rng, 47, 1);
-    position_train(&m, &rng, 150, 8, LENGTH, 1, 0.02);
+    position_train64(&m, &rng, 150, 8, LENGTH, 1, 0.02);
     int tokens[SEQUENCES * LENGTH];
     positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
     const double accuracy = position_accuracy(&m, tokens, SEQUENCES, LENGTH, 1, NULL);
     const double bound = positions_bag_accuracy(tokens, SEQUENCES, LENGTH, 1, 5, NULL);
     ck_assert_double_le(accuracy, bound + 0.05);
     ck_assert_double_gt(bound, 1.0 / 5);
-    position_model_free(&m);
+    position_model_free64(&m);
 }
 END_TEST
 
@@ -658,13 +658,13 @@ END_TEST
  * its gradient, whatever the gradient's size. */
 START_TEST(adams_first_step_moves_each_parameter_by_the_rate)
 {
-    PositionModel m = small_model(ENCODING_LEARNED, 4, 48), before = small_model(
+    PositionModel64 m = small_model(ENCODING_LEARNED, 4, 48), before = small_model(
                           ENCODING_LEARNED, 4, 48);
-    PositionModel grad = position_model_like(&m);
+    PositionModel64 grad = position_model_like64(&m);
     KitParam64 g[POSITION_MATRICES_MAX], w[POSITION_MATRICES_MAX], w0[POSITION_MATRICES_MAX];
-    const int count = position_model_params(&grad, g);
-    position_model_params(&m, w);
-    position_model_params(&before, w0);
+    const int count = position_model_params64(&grad, g);
+    position_model_params64(&m, w);
+    position_model_params64(&before, w0);
     for (int a = 0; a < count; a++)
         for (int e = 0; e < g[a].rows * g[a].cols; e++)
             g[a].data[e] = (e % 3 - 1) * pow(10.0, e % 5 - 2);
@@ -676,9 +676,9 @@ START_TEST(adams_first_step_moves_each_parameter_by_the_rate)
             ck_assert_double_eq_tol(w[a].data[e], w0[a].data[e] - 0.01 * sign, 1e-8);
         }
     kit_adam_free64(&adam);
-    PositionModel *all[] = { &m, &before, &grad };
+    PositionModel64 *all[] = { &m, &before, &grad };
     for (int a = 0; a < 3; a++)
-        position_model_free(all[a]);
+        position_model_free64(all[a]);
 }
 END_TEST
 
@@ -699,9 +699,9 @@ END_TEST
 
 START_TEST(the_model_refuses_an_odd_head_width)
 {
-    PositionModel m = position_model_new((PositionShape){ ENCODING_ROPE, 5, 9, 3, 4, 1,
+    PositionModel64 m = position_model_new64((PositionShape){ ENCODING_ROPE, 5, 9, 3, 4, 1,
                                                           false });
-    position_model_free(&m);
+    position_model_free64(&m);
 }
 END_TEST
 
@@ -715,11 +715,11 @@ END_TEST
 START_TEST(the_forward_pass_refuses_a_token_outside_the_vocabulary)
 {
     const int tokens[4] = { 0, 1, 5, 3 };
-    PositionModel m = small_model(ENCODING_NONE, 5, 49);
-    PositionTrace t = position_trace_new(&m, 4, 1);
-    position_forward(&m, tokens, 1, &t);
-    position_trace_free(&t);
-    position_model_free(&m);
+    PositionModel64 m = small_model(ENCODING_NONE, 5, 49);
+    PositionTrace64 t = position_trace_new64(&m, 4, 1);
+    position_forward64(&m, tokens, 1, &t);
+    position_trace_free64(&t);
+    position_model_free64(&m);
 }
 END_TEST
 
