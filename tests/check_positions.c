@@ -372,6 +372,57 @@ static PositionModel64 small_model(Encoding e, int positions, uint64_t seed)
     return model_of_shape(small_shape(e, positions), seed);
 }
 
+/* The float model against its double twin, for every encoding, one and two layers: the same
+ * parameters (rounded into float and widened back), the same tokens; the gradients agree to
+ * float's rounding, and differ, since the float model computes in float.  RoPE's float turn
+ * is the double turn rounded. */
+START_TEST(the_float_model_agrees_with_the_double_one_to_float_rounding)
+{
+    enum { SEQUENCES = 3, LENGTH = 9, BACK = 2 };
+    int tokens[SEQUENCES * LENGTH];
+    Rng rng;
+    rng_seed(&rng, 61, 1);
+    positions_draw(&rng, tokens, SEQUENCES * LENGTH, 5);
+    for (int c = 0; c < 2 * ENCODINGS; c++) {
+        PositionShape shape = { (Encoding)(c % ENCODINGS), 5, 12, 3, 12, 1 + c / ENCODINGS,
+                                c / ENCODINGS == 1 };
+        PositionModel64 wide = model_of_shape(shape, 62 + (uint64_t)c);
+        PositionModel64 wide_grad = position_model_like64(&wide);
+        PositionModel32 slim = position_model_new32(shape), slim_grad = position_model_new32(shape);
+        KitParam64 p64[POSITION_MATRICES_MAX], g64[POSITION_MATRICES_MAX];
+        KitParam32 p32[POSITION_MATRICES_MAX], g32[POSITION_MATRICES_MAX];
+        const int count = position_model_params64(&wide, p64);
+        position_model_params64(&wide_grad, g64);
+        position_model_params32(&slim, p32);
+        position_model_params32(&slim_grad, g32);
+        kit_narrow(p64, p32, count);
+        kit_widen(p32, p64, count);
+        const double loss64 =
+            position_gradient64(&wide, tokens, SEQUENCES, LENGTH, BACK, &wide_grad);
+        const double loss32 =
+            position_gradient32(&slim, tokens, SEQUENCES, LENGTH, BACK, &slim_grad);
+        ck_assert_double_le(fabs(loss32 - loss64), 1e-5 * loss64);
+        double worst = 0.0;
+        for (int a = 0; a < count; a++) {
+            const int size = g64[a].rows * g64[a].cols;
+            double *widened = malloc(sizeof(double) * (size_t)size + 1);
+            for (int e = 0; e < size; e++)
+                widened[e] = g32[a].data[e];
+            const double gap = relative_difference(widened, g64[a].data, size);
+            ck_assert_msg(gap <= 1e-4, "%s, %d layers: %s off by %g", encoding_names[c % ENCODINGS],
+                          shape.layers, g64[a].name, gap);
+            worst = fmax(worst, gap);
+            free(widened);
+        }
+        ck_assert_double_gt(worst, 0.0);
+        position_model_free64(&wide);
+        position_model_free64(&wide_grad);
+        position_model_free32(&slim);
+        position_model_free32(&slim_grad);
+    }
+}
+END_TEST
+
 /* ALiBi's layer against its definition: each head's scaled scores, biased by alibi_bias with
  * the head's slope, masked and put through the softmax, row by row. */
 START_TEST(alibis_layer_biases_the_scores_by_the_slopes)
@@ -746,6 +797,7 @@ Suite *positions_suite(void)
     tcase_add_test(model, the_bag_bound_counts_the_most_frequent_earlier_token);
     tcase_add_test(model, alibis_layer_biases_the_scores_by_the_slopes);
     tcase_add_test(model, every_encoding_passes_the_gradient_check);
+    tcase_add_test(model, the_float_model_agrees_with_the_double_one_to_float_rounding);
     tcase_add_test(model, the_gradient_check_catches_a_wrong_backward_pass);
     tcase_add_test(model, a_batch_is_the_mean_of_its_sequences_taken_alone);
     tcase_add_test(model, every_encoding_starts_from_the_same_weights);
