@@ -653,14 +653,9 @@ START_TEST(the_float_stack_agrees_with_the_double_stack_to_float_rounding)
     kit_stack_backward64(&wide, &w64, d64, &wide_grad);
     kit_stack_backward32(&slim, &w32, d32, &slim_grad);
     for (int q = 0; q < COUNT; q++) {
-        const int size = g64[q].rows * g64[q].cols;
-        double *widened = malloc(sizeof(double) * (size_t)size);
-        for (int e = 0; e < size; e++)
-            widened[e] = g32[q].data[e];
-        const double gap = relative_difference(widened, g64[q].data, size);
+        const double gap = kit_widths_difference(&g32[q], &g64[q], 1);
         ck_assert_double_le(gap, 1e-4);
         ck_assert_double_gt(gap, 0.0);
-        free(widened);
     }
     Matrix64 *m64[] = { &d64, &top };
     for (int k = 0; k < 2; k++)
@@ -672,6 +667,20 @@ START_TEST(the_float_stack_agrees_with_the_double_stack_to_float_rounding)
     kit_stack_free64(&wide_grad);
     kit_stack_free32(&slim);
     kit_stack_free32(&slim_grad);
+}
+END_TEST
+
+/* The distance of two widths is rho of the worst matrix: here the second, 0.5 / 4.5. */
+START_TEST(the_widths_difference_is_the_worst_matrix_rho)
+{
+    float a[2] = { 1, 2 }, b[2] = { 3, 4 };
+    double c[2] = { 1, 2.25 }, d[2] = { 3, 4.5 };
+    const KitParam32 slim[2] = { { "a", a, 1, 2, KIT_WEIGHT, 1.0 },
+                                 { "b", b, 2, 1, KIT_WEIGHT, 1.0 } };
+    const KitParam64 wide[2] = { { "a", c, 1, 2, KIT_WEIGHT, 1.0 },
+                                 { "b", d, 2, 1, KIT_WEIGHT, 1.0 } };
+    ck_assert_double_eq_tol(kit_widths_difference(slim, wide, 2), 0.5 / 4.5, 1e-15);
+    ck_assert_double_eq_tol(kit_widths_difference(slim, wide, 1), 0.25 / 2.25, 1e-15);
 }
 END_TEST
 
@@ -732,6 +741,7 @@ Suite *kit_suite(void)
     tcase_add_test(layer, a_turn_that_does_nothing_leaves_the_layer_as_it_was);
     tcase_add_test(layer, stack_is_its_layers_on_the_stream_and_passes_the_gradient_check);
     tcase_add_test(layer, the_float_stack_agrees_with_the_double_stack_to_float_rounding);
+    tcase_add_test(layer, the_widths_difference_is_the_worst_matrix_rho);
     suite_add_tcase(suite, layer);
     TCase *training = tcase_create("training");
     tcase_add_test(training, init_draws_each_matrix_at_its_scale_in_order);

@@ -112,19 +112,31 @@ static void read_file(const char *path, char *text, size_t size)
     fclose(in);
 }
 
-START_TEST(finish_writes_macros_and_report_lines)
+/* A lab of chapter 2's slug in a fresh folder; finishing it gives its numbers file's text. */
+static void start_one_head(Lab *lab)
 {
     make_folder();
-    char *argv[] = { "p", "--out", folder };
+    static char *argv[] = { "p", "--out", folder };
+    lab_start(lab, "one-head", "a test", 3, argv, NULL);
+}
+
+static void finish_and_read_numbers(Lab *lab, char *text, size_t size)
+{
+    ck_assert_int_eq(lab_finish(lab), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/numbers/one-head.tex", folder);
+    read_file(path, text, size);
+}
+
+START_TEST(finish_writes_macros_and_report_lines)
+{
     Lab lab;
-    lab_start(&lab, "one-head", "a test", 3, argv, NULL);
+    start_one_head(&lab);
     lab_result(&lab, "largest_weight", "%.3f", 0.25);
     lab_result(&lab, "name", "%s", "a_b 50%");
     lab_result(&lab, "count", "%s", "6,703");
-    ck_assert_int_eq(lab_finish(&lab), 0);
-    char path[128], text[512];
-    snprintf(path, sizeof path, "%s/numbers/one-head.tex", folder);
-    read_file(path, text, sizeof text);
+    char text[512];
+    finish_and_read_numbers(&lab, text, sizeof text);
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadLargestWeight}{0.250}"));
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadName}{a\\_b 50\\%}"));
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadCount}{6{,}703}"));
@@ -134,17 +146,15 @@ END_TEST
 
 START_TEST(gains_are_slow_over_fast_and_the_least_is_named)
 {
-    make_folder();
-    char *argv[] = { "p", "--out", folder };
     Lab lab;
-    lab_start(&lab, "one-head", "a test", 3, argv, NULL);
+    start_one_head(&lab);
     static const char *const names[3] = { "reads", "sums", "waits" };
     const double slow[3] = { 6.0, 3.0, 1.0 }, fast[3] = { 2.0, 2.0, 0.0 };
-    lab_gains(&lab, "gain", names, 3, slow, fast);
-    ck_assert_int_eq(lab_finish(&lab), 0);
-    char path[128], text[512];
-    snprintf(path, sizeof path, "%s/numbers/one-head.tex", folder);
-    read_file(path, text, sizeof text);
+    double gain[3];
+    ck_assert_int_eq(lab_gains(&lab, "gain", names, 3, slow, fast, gain), 2);
+    ck_assert(gain[0] == 3.0 && gain[1] == 1.5 && gain[2] == 0.0);
+    char text[512];
+    finish_and_read_numbers(&lab, text, sizeof text);
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainReads}{3.00}"));
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainSums}{1.50}"));
     ck_assert_ptr_nonnull(strstr(text, "\\newcommand{\\oneHeadGainWaits}{0.00}"));
