@@ -5,7 +5,8 @@
  * induction circuit, which copies, scores as it should, and stops copying when its
  * previous-token head is ablated; and the trained model's decoding with chapter 11's caches,
  * which gives the full pass's probabilities, and with eight bits stays within chapter 11's
- * bound. */
+ * bound; and the repeated-tokens test: the draw, the hand-built head found, a model of zeros
+ * as the uniform head, the local control scoring 0. */
 #include <check.h>
 #include <math.h>
 #include <omp.h>
@@ -343,6 +344,122 @@ START_TEST(hand_built_scores)
             ck_assert_double_lt(induction[k], 0.5);
     }
     induction_free64(&m);
+}
+END_TEST
+
+static void draw_repeated_batch(int vocab, int length, int copy, int n, uint64_t seed,
+                                int *tokens)
+{
+    int alphabet[64];
+    for (int v = 0; v < vocab; v++)
+        alphabet[v] = v;
+    Rng rng;
+    rng_seed(&rng, seed, 7);
+    for (int b = 0; b < n; b++)
+        induction_draw_repeated(&rng, alphabet, vocab, true, length, copy,
+                                &tokens[b * length]);
+}
+
+START_TEST(draw_repeated_copies_distinct_tokens_of_the_alphabet)
+{
+    const int alphabet[] = { 3, 5, 8, 13, 21, 34, 55 }, letters = 7, length = 16;
+    Rng rng;
+    rng_seed(&rng, 5, 1);
+    for (int trial = 0; trial < 200; trial++) {
+        const int copy = 1 + trial % letters;
+        int x[16];
+        induction_draw_repeated(&rng, alphabet, letters, true, length, copy, x);
+        for (int t = 0; t < length; t++) {
+            bool known = false;
+            for (int a = 0; a < letters; a++)
+                known = known || x[t] == alphabet[a];
+            ck_assert(known);
+        }
+        for (int t = 0; t < copy; t++) {
+            ck_assert_int_eq(x[copy + t], x[t]);
+            for (int u = 0; u < t; u++)
+                ck_assert_int_ne(x[u], x[t]);
+        }
+    }
+}
+END_TEST
+
+START_TEST(the_repeated_tokens_test_finds_the_hand_built_induction_head)
+{
+    const InductionShape s = { 12, 20, 36, 2 };
+    InductionModel64 m = induction_new64(s);
+    induction_hand_built(&m, 100.0);
+    int tokens[40 * 20];
+    draw_repeated_batch(s.vocab, s.length, 10, 40, 11, tokens);
+    double score[4];
+    const InductionRepeatLoss loss = induction_repeated_tokens(&m, tokens, 40, 10, score);
+    ck_assert_double_lt(loss.second, 0.1 * loss.first);
+    ck_assert_double_gt(score[2], 0.9);         /* layer 2, head 0 */
+    for (int k = 0; k < 4; k++)
+        if (k != 2)
+            ck_assert_double_lt(score[k], 0.5);
+    induction_free64(&m);
+}
+END_TEST
+
+/* A model of zeros predicts every token with 1/V and attends evenly: each of its heads is
+ * the uniform head, whose score is the mean of 1/(i+1) over the second copy. */
+START_TEST(a_model_of_zeros_is_the_uniform_head_and_predicts_nothing)
+{
+    const InductionShape s = { 12, 20, 8, 2 };
+    const int copy = 9;
+    InductionModel64 m = induction_new64(s);
+    int tokens[10 * 20];
+    draw_repeated_batch(s.vocab, s.length, copy, 10, 12, tokens);
+    double score[4];
+    const InductionRepeatLoss loss = induction_repeated_tokens(&m, tokens, 10, copy, score);
+    ck_assert_double_eq_tol(loss.first, log(12.0), 1e-12);
+    ck_assert_double_eq_tol(loss.second, log(12.0), 1e-12);
+    double closed = 0.0;
+    for (int i = copy; i < 2 * copy; i++)
+        closed += 1.0 / (i + 1) / copy;
+    Matrix64 uniform = matrix_new64(s.length, s.length);
+    induction_control_pattern(INDUCTION_UNIFORM_HEAD, uniform);
+    ck_assert_double_eq_tol(induction_prefix_matching(uniform, 0, copy), closed, 1e-14);
+    for (int k = 0; k < 4; k++)
+        ck_assert_double_eq_tol(score[k], closed, 1e-12);
+    matrix_free64(&uniform);
+    induction_free64(&m);
+}
+END_TEST
+
+START_TEST(a_local_head_scores_zero_and_a_head_on_the_next_token_one)
+{
+    const int length = 20;
+    Matrix64 local = matrix_new64(length, length), next = matrix_new64(2 * length, length);
+    induction_control_pattern(INDUCTION_LOCAL_HEAD, local);
+    for (int i = 0; i < length; i++) {
+        double row = 0.0;
+        for (int j = 0; j < length; j++)
+            row += AT(local, i, j);
+        ck_assert_double_eq(row, 1.0);
+    }
+    for (int copy = 3; copy <= length / 2; copy++)
+        ck_assert_double_eq(induction_prefix_matching(local, 0, copy), 0.0);
+    const int copy = 7, top = 5;            /* a head whose rows start at row 5 */
+    for (int i = copy; i < 2 * copy; i++)
+        AT(next, top + i, i - copy + 1) = 1.0;
+    ck_assert_double_eq(induction_prefix_matching(next, top, copy), 1.0);
+    ck_assert_double_eq(induction_prefix_matching(next, 0, copy), 0.0);
+    matrix_free64(&local);
+    matrix_free64(&next);
+}
+END_TEST
+
+START_TEST(the_repeated_tokens_test_refuses_a_second_copy_that_differs)
+{
+    const InductionShape s = { 12, 20, 8, 2 };
+    InductionModel64 m = induction_new64(s);
+    int tokens[20];
+    draw_repeated_batch(s.vocab, s.length, 6, 1, 13, tokens);
+    tokens[8] = (tokens[8] + 1) % s.vocab;
+    double score[4];
+    induction_repeated_tokens(&m, tokens, 1, 6, score);
 }
 END_TEST
 
@@ -887,6 +1004,10 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, mean_ablating_the_built_previous_token_head_stops_the_copying);
     tcase_add_test(circuit, zeroing_a_second_layer_head_leaves_the_scores_alone);
     tcase_add_test(circuit, a_composition_score_is_at_most_one_and_ignores_scale);
+    tcase_add_test(circuit, draw_repeated_copies_distinct_tokens_of_the_alphabet);
+    tcase_add_test(circuit, the_repeated_tokens_test_finds_the_hand_built_induction_head);
+    tcase_add_test(circuit, a_model_of_zeros_is_the_uniform_head_and_predicts_nothing);
+    tcase_add_test(circuit, a_local_head_scores_zero_and_a_head_on_the_next_token_one);
     suite_add_tcase(suite, circuit);
     TCase *decoded = tcase_create("decoded");
     tcase_add_test(decoded, decoding_gives_the_probabilities_of_the_full_pass);
@@ -904,6 +1025,9 @@ Suite *induction_suite(void)
     tcase_add_test_raise_signal(refused, draw_refuses_a_segment_too_long, SIGABRT);
     tcase_add_test_raise_signal(refused, hand_built_refuses_a_narrow_stream, SIGABRT);
     tcase_add_test_raise_signal(refused, evaluate_refuses_a_segment_longer_than_half, SIGABRT);
+    tcase_add_test_raise_signal(refused,
+                                the_repeated_tokens_test_refuses_a_second_copy_that_differs,
+                                SIGABRT);
     tcase_add_test_raise_signal(refused, the_backward_pass_refuses_a_mean_ablated_model,
                                 SIGABRT);
     tcase_add_test_raise_signal(refused, the_decoder_refuses_a_mean_ablated_model, SIGABRT);
