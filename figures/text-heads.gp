@@ -1,4 +1,4 @@
-# Chapter 13: the best previous-token head (left) and the best induction head (right) on a
+# Chapter 13: the best previous-token head (left) and layer 2's best induction head (right) on a
 # passage of held-out text; query rows, key columns, the passage's bytes on both axes.  The
 # data has two blocks of "query key weight"; the labels are a command the program wrote.
 set terminal cairolatex pdf input colortext size 15cm,8.6cm font ",9"
@@ -24,7 +24,7 @@ do for [k = 0:1] {
     set rmargin at screen 0.45 + k * 0.45
     set tmargin at screen 0.93
     set bmargin at screen 0.07
-    set title (k == 0 ? 'the best previous-token head' : 'the best induction head') \
+    set title (k == 0 ? 'the best previous-token score' : 'the best induction score of layer 2') \
         offset 0,-0.4 font ",8"
     if (k == 1) {
         set colorbox user origin screen 0.925, screen 0.15 size screen 0.012, screen 0.7

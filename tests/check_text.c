@@ -3,9 +3,11 @@
  * closed forms, the evaluation against the model's own loss, the head scores of a model with
  * uniform attention against the scores worked out from the bytes alone, the in-context score of
  * a straight line, the spelling of every byte for TeX, and the cached decoder of a byte model
- * against its full pass. */
+ * against its full pass; the control patterns scored as heads with those patterns, the gap of
+ * the induction score, the alphabet, and a sample of windows against its windows. */
 #include <check.h>
 #include <math.h>
+#include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,7 +234,7 @@ START_TEST(uniform_heads_score_what_the_bytes_alone_give)
         for (int i = 1; i < T; i++) {
             want_previous += 1.0 / (i + 1) / (windows * (T - 1));
             int matches = 0;
-            for (int j = 2; j < i; j++)
+            for (int j = 2; j + 1 <= i - TEXT_MATCH_GAP; j++)
                 matches += x[j] == x[i] && x[j - 1] == x[i - 1] && x[j - 2] == x[i - 2];
             if (matches > 0) {
                 want_induction += (double)matches / (i + 1);
@@ -245,6 +247,93 @@ START_TEST(uniform_heads_score_what_the_bytes_alone_give)
         ck_assert_double_eq_tol(previous[h], want_previous, 1e-12);
         ck_assert_double_eq_tol(induction[h], want_induction / matched, 1e-12);
     }
+    induction_free64(&m);
+}
+END_TEST
+
+/* The controls' patterns score through the same sums as the model's heads: the uniform pattern
+ * as a model of zeros, whose heads are uniform; the local head, which looks only at the byte
+ * before, nothing on the induction score, on text whose runs would credit it without the gap. */
+START_TEST(a_control_pattern_scores_as_a_head_with_that_pattern)
+{
+    const int T = 24, windows = 2;
+    InductionModel64 m = induction_new64((InductionShape){ 256, T, 8, 2 });
+    const unsigned char text[48] = "aaaaaaaaaaaabcabcabcab    xx      abcabc        ";
+    double previous[4], induction[4], p, i;
+    text_head_scores(&m, text, sizeof text, windows, previous, induction);
+    Matrix64 pattern = matrix_new64(T, T);
+    induction_control_pattern(INDUCTION_UNIFORM_HEAD, pattern);
+    text_pattern_scores(pattern, text, sizeof text, windows, &p, &i);
+    ck_assert_double_eq_tol(p, previous[0], 1e-12);
+    ck_assert_double_eq_tol(i, induction[3], 1e-12);
+    ck_assert_double_gt(i, 0.0);
+    induction_control_pattern(INDUCTION_LOCAL_HEAD, pattern);
+    text_pattern_scores(pattern, text, sizeof text, windows, &p, &i);
+    ck_assert_double_eq_tol(p, 1.0, 1e-12);
+    ck_assert_double_eq(i, 0.0);
+    matrix_free64(&pattern);
+    induction_free64(&m);
+}
+END_TEST
+
+/* A head that looks exactly g places back, g the gap, is credited on a run of one byte: the
+ * byte after a match g - 1 places back is g places back.  One place nearer, it is not. */
+START_TEST(the_gap_credits_a_look_just_far_enough_back)
+{
+    const int T = 16;
+    const unsigned char text[16] = "aaaaaaaaaaaaaaaa";
+    double p, i;
+    Matrix64 pattern = matrix_new64(T, T);
+    for (int shift = TEXT_MATCH_GAP - 1; shift <= TEXT_MATCH_GAP; shift++) {
+        memset(pattern.data, 0, sizeof(double) * T * T);
+        for (int r = 0; r < T; r++)
+            AT(pattern, r, r >= shift ? r - shift : 0) = 1.0;
+        text_pattern_scores(pattern, text, sizeof text, 1, &p, &i);
+        /* matched queries: i >= TEXT_MATCH_GAP + 3; the look reaches a credited place */
+        if (shift == TEXT_MATCH_GAP)
+            ck_assert_double_eq_tol(i, 1.0, 1e-12);
+        else
+            ck_assert_double_eq(i, 0.0);
+    }
+    matrix_free64(&pattern);
+}
+END_TEST
+
+START_TEST(the_alphabet_is_each_byte_of_the_text_once_in_order)
+{
+    const unsigned char text[] = { 'q', 0, 255, 'a', 'q', 0, 'a' };
+    int alphabet[256];
+    ck_assert_int_eq(text_alphabet(text, sizeof text, alphabet), 4);
+    ck_assert_int_eq(alphabet[0], 0);
+    ck_assert_int_eq(alphabet[1], 'a');
+    ck_assert_int_eq(alphabet[2], 'q');
+    ck_assert_int_eq(alphabet[3], 255);
+    ck_assert_int_eq(text_alphabet(text, 0, alphabet), 0);
+}
+END_TEST
+
+/* A sample of every window is the evaluation of them all; a sample of some is the mean of
+ * the windows it names, one in every windows / sample, on any number of threads. */
+START_TEST(a_sample_of_windows_is_the_mean_of_those_windows)
+{
+    const int T = 12;
+    InductionModel64 m = byte_model(T, 8, 2, 9);
+    Rng rng;
+    rng_seed(&rng, 10, 1);
+    unsigned char text[7 * 12 + 5];
+    random_bytes(&rng, text, sizeof text, 30);
+    const double all = text_evaluate(&m, text, sizeof text, 7, NULL);
+    ck_assert_double_eq_tol(text_evaluate_sample(&m, text, sizeof text, 7), all, 1e-12);
+    double expected = 0.0;
+    const int named[3] = { 0, 2, 4 };             /* k * 7 / 3 for k = 0, 1, 2 */
+    for (int k = 0; k < 3; k++)
+        expected += text_evaluate(&m, text + named[k] * T, T, 1, NULL) / 3;
+    for (int threads = 1; threads <= 3; threads++) {
+        omp_set_num_threads(threads);
+        ck_assert_double_eq_tol(text_evaluate_sample(&m, text, sizeof text, 3), expected,
+                                1e-12);
+    }
+    omp_set_num_threads(omp_get_num_procs());
     induction_free64(&m);
 }
 END_TEST
@@ -346,6 +435,10 @@ Suite *text_suite(void)
     TCase *model = tcase_create("model");
     tcase_add_test(model, the_evaluation_is_the_models_loss_in_bits);
     tcase_add_test(model, uniform_heads_score_what_the_bytes_alone_give);
+    tcase_add_test(model, a_control_pattern_scores_as_a_head_with_that_pattern);
+    tcase_add_test(model, the_gap_credits_a_look_just_far_enough_back);
+    tcase_add_test(model, the_alphabet_is_each_byte_of_the_text_once_in_order);
+    tcase_add_test(model, a_sample_of_windows_is_the_mean_of_those_windows);
     tcase_add_test(model, the_in_context_score_of_a_straight_line);
     tcase_add_test(model, every_byte_reaches_tex_spelled);
     tcase_add_test(model, a_byte_model_decodes_as_its_full_pass);
