@@ -6,7 +6,10 @@
  * previous-token head is ablated; and the trained model's decoding with chapter 11's caches,
  * which gives the full pass's probabilities, and with eight bits stays within chapter 11's
  * bound; and the repeated-tokens test: the draw, the hand-built head found, a model of zeros
- * as the uniform head, the local control scoring 0. */
+ * as the uniform head, the local control scoring 0; the flat ceiling against a count by hand
+ * and against the flat circuit's measured score; the bias's window against closed forms; the
+ * composition score of aligned flat maps, 1/sqrt(k), and the random baseline against a slow
+ * recomputation and against 1/sqrt(d). */
 #include <check.h>
 #include <math.h>
 #include <omp.h>
@@ -643,7 +646,7 @@ START_TEST(the_hand_built_circuit_copies_and_composes_through_its_keys)
     ck_assert_double_eq_tol(composition_score(ov1, qk2, ov2, COMPOSE_V), 0.0, 1e-15);
     Rng rng;
     rng_seed(&rng, 61, 1);
-    ck_assert_double_lt(composition_random(s, COMPOSE_K, 50, &rng), k);
+    ck_assert_double_lt(composition_baseline(s, COMPOSE_K, 50, &rng).largest, k);
     Matrix64 all[4] = { qk1, ov1, qk2, ov2 };
     for (int j = 0; j < 4; j++)
         matrix_free64(&all[j]);
@@ -660,6 +663,84 @@ START_TEST(the_score_ceiling_spreads_the_weight_over_the_matches)
     ck_assert_double_eq_tol(induction_score_ceiling(tokens, repeat, 1, 6),
                             (0.5 + 1.0 + 1.0 / 3) / 3, 1e-15);
     ck_assert_double_eq_tol(induction_score_ceiling(tokens + 6, repeat, 1, 6), 1.0, 1e-15);
+}
+END_TEST
+
+/* The flat ceiling counts only the matches at an admissible distance.  In a d a b c | a b c
+ * (T = 8, r = 3, shortest 2, so distances 1 to 3), the repeat's first query, a, has two
+ * matching keys: j = 1, four back, and j = 3, two back; only the second is admissible.  So the
+ * ceiling is (1/2 + 1 + 1)/3 and the flat ceiling 1. */
+START_TEST(the_flat_ceiling_counts_only_the_admissible_matches)
+{
+    enum { a = 0, b = 1, c = 2, d = 3 };
+    const int tokens[8] = { a, d, a, b, c, a, b, c }, repeat[1] = { 3 };
+    ck_assert_double_eq_tol(induction_score_ceiling(tokens, repeat, 1, 8),
+                            (0.5 + 1.0 + 1.0) / 3, 1e-15);
+    ck_assert_double_eq_tol(induction_score_flat_ceiling(tokens, repeat, 1, 8, 2), 1.0,
+                            1e-15);
+}
+END_TEST
+
+/* On the training task's own sequences, sequence by sequence, the flat ceiling is never below
+ * the other, and above it somewhere. */
+START_TEST(the_flat_ceiling_is_at_least_the_ceiling)
+{
+    const InductionShape s = { 6, 20, 8, 2 };
+    int repeat[300];
+    int *tokens = draw_batch(s, 300, 5, 31, repeat);
+    int above = 0;
+    for (int b = 0; b < 300; b++) {
+        const int *x = &tokens[b * s.length];
+        const double plain = induction_score_ceiling(x, &repeat[b], 1, s.length),
+                     flat = induction_score_flat_ceiling(x, &repeat[b], 1, s.length, 5);
+        ck_assert_double_ge(flat, plain - 1e-15);
+        ck_assert_double_le(flat, 1.0);
+        above += flat > plain + 1e-12;
+    }
+    ck_assert_int_gt(above, 0);
+    free(tokens);
+}
+END_TEST
+
+/* The circuit built by hand with the flat bias, made sharp, spreads its weight evenly over the
+ * matching keys at admissible distances: its induction score, measured by running it, is the
+ * flat ceiling, computed by counting. */
+START_TEST(the_flat_circuit_scores_the_flat_ceiling)
+{
+    const InductionShape s = { 8, 16, 24, 1 };
+    InductionModel64 m = induction_new64(s);
+    induction_hand_built_flat(&m, 100.0, 3);
+    int repeat[60];
+    int *tokens = draw_batch(s, 60, 3, 32, repeat);
+    double previous[2], induction[2];
+    induction_head_scores(&m, tokens, repeat, 60, previous, induction);
+    const double flat = induction_score_flat_ceiling(tokens, repeat, 60, s.length, 3);
+    ck_assert_double_eq_tol(induction[1], flat, 1e-6);
+    ck_assert_double_gt(flat, induction_score_ceiling(tokens, repeat, 60, s.length) + 0.01);
+    free(tokens);
+    induction_free64(&m);
+}
+END_TEST
+
+/* The window of a bias, against closed forms: the flat bias of the hand-built circuit is 0
+ * inside and -sharp outside; the falling bias -t has an arithmetic series on either side.
+ * With T = 16 and shortest 3 the window is distances 2 to 7 and the others 0, 1 and 8 to 14. */
+START_TEST(the_bias_window_of_the_flat_and_the_falling_bias)
+{
+    const InductionShape s = { 5, 16, 15, 1 };
+    InductionModel64 m = induction_new64(s);
+    induction_hand_built_flat(&m, 100.0, 3);
+    InductionWindow w = induction_bias_window(m.stack.bias[1], 0, 3);
+    ck_assert_double_eq_tol(w.margin, 100.0, 1e-12);
+    ck_assert_double_eq(w.rise, 0.0);
+    ck_assert_double_eq(w.spread, 0.0);
+    induction_hand_built(&m, 100.0);
+    w = induction_bias_window(m.stack.bias[1], 0, 3);
+    const double inside = -(2.0 + 7.0) / 2, outside = -(14.0 * 15 / 2 + 6 * inside) / 9;
+    ck_assert_double_eq_tol(w.margin, inside - outside, 1e-12);
+    ck_assert_double_eq(w.rise, -5.0);
+    ck_assert_double_eq(w.spread, 5.0);
+    induction_free64(&m);
 }
 END_TEST
 
@@ -792,6 +873,128 @@ START_TEST(a_composition_score_is_at_most_one_and_ignores_scale)
     for (int k = 0; k < 4; k++)
         matrix_free64(&all[k]);
     induction_free64(&m);
+}
+END_TEST
+
+/* Two aligned maps of rank k with flat spectra score 1/sqrt(k), whatever their scales; maps
+ * on disjoint coordinates score 0.  Here d = 12 and k = 4: the maps are multiples of the
+ * projection P on the first four coordinates, and Q on the next four. */
+START_TEST(aligned_flat_maps_score_one_over_the_root_of_their_rank)
+{
+    const int d = 12, k = 4;
+    Matrix64 ov1 = matrix_new64(d, d), qk2 = matrix_new64(d, d), ov2 = matrix_new64(d, d),
+             apart = matrix_new64(d, d);
+    for (int i = 0; i < k; i++) {
+        AT(ov1, i, i) = 2.0;
+        AT(qk2, i, i) = 3.0;
+        AT(ov2, i, i) = 5.0;
+        AT(apart, k + i, k + i) = 7.0;
+    }
+    for (int kind = 0; kind < COMPOSITIONS; kind++)
+        ck_assert_double_eq_tol(composition_score(ov1, qk2, ov2, (Composition)kind),
+                                1.0 / sqrt(k), 1e-15);
+    ck_assert_double_eq(composition_score(ov1, apart, ov2, COMPOSE_K), 0.0);
+    ck_assert_double_eq(composition_score(ov1, apart, ov2, COMPOSE_Q), 0.0);
+    ck_assert_double_eq(composition_score(ov1, qk2, apart, COMPOSE_V), 0.0);
+    Matrix64 all[4] = { ov1, qk2, ov2, apart };
+    for (int j = 0; j < 4; j++)
+        matrix_free64(&all[j]);
+}
+END_TEST
+
+/* The baseline against the slow way: draw the same random models from the same stream, score
+ * every pair of each, and take the mean, the standard deviation (two passes) and the mean of
+ * each model's largest. */
+START_TEST(the_composition_baseline_is_the_statistics_of_its_pairs)
+{
+    const InductionShape s = { 5, 6, 8, 2 };
+    enum { DRAWS = 7, PAIRS = DRAWS * 4 };
+    Rng rng;
+    rng_seed(&rng, 70, 1);
+    const CompositionBaseline b = composition_baseline(s, COMPOSE_K, DRAWS, &rng);
+    rng_seed(&rng, 70, 1);
+    double score[PAIRS], largest = 0.0, mean = 0.0, squares = 0.0;
+    Matrix64 qk[2][2], ov[2][2];
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < 2; h++) {
+            qk[l][h] = matrix_new64(8, 8);
+            ov[l][h] = matrix_new64(8, 8);
+        }
+    for (int k = 0; k < DRAWS; k++) {
+        InductionModel64 m = induction_new64(s);
+        KitParam64 list[INDUCTION_MATRICES];
+        induction_params64(&m, list);
+        for (int p = 0; p < INDUCTION_MATRICES; p++)
+            for (int e = 0; e < list[p].rows * list[p].cols; e++)
+                list[p].data[e] = rng_normal(&rng);
+        for (int l = 0; l < 2; l++)
+            for (int h = 0; h < 2; h++)
+                induction_head_circuits(&m, l, h, qk[l][h], ov[l][h]);
+        double top = 0.0;
+        for (int f = 0; f < 2; f++)
+            for (int g = 0; g < 2; g++) {
+                const double c = composition_score(ov[0][f], qk[1][g], ov[1][g], COMPOSE_K);
+                score[k * 4 + f * 2 + g] = c;
+                top = c > top ? c : top;
+            }
+        largest += top / DRAWS;
+        induction_free64(&m);
+    }
+    for (int p = 0; p < PAIRS; p++)
+        mean += score[p] / PAIRS;
+    for (int p = 0; p < PAIRS; p++)
+        squares += (score[p] - mean) * (score[p] - mean) / (PAIRS - 1);
+    ck_assert_double_eq_tol(b.mean, mean, 1e-14);
+    ck_assert_double_eq_tol(b.sd, sqrt(squares), 1e-12);
+    ck_assert_double_eq_tol(b.largest, largest, 1e-14);
+    ck_assert_double_gt(b.largest, b.mean);
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < 2; h++) {
+            matrix_free64(&qk[l][h]);
+            matrix_free64(&ov[l][h]);
+        }
+}
+END_TEST
+
+/* With one head a layer, a model has one pair, which is its own largest. */
+START_TEST(with_one_head_the_largest_pair_is_the_mean)
+{
+    const InductionShape s = { 5, 6, 8, 1 };
+    Rng rng;
+    rng_seed(&rng, 71, 1);
+    const CompositionBaseline b = composition_baseline(s, COMPOSE_V, 9, &rng);
+    ck_assert_double_eq_tol(b.largest, b.mean, 1e-15);
+    ck_assert_double_gt(b.sd, 0.0);
+}
+END_TEST
+
+/* Random pairs score about 1/sqrt(d), the text's claim, for the book's shape (d = 32, two
+ * heads) and for narrower heads (d = 16, four heads of 4): within 3 per cent. */
+START_TEST(random_pairs_score_about_one_over_the_root_of_the_width)
+{
+    const InductionShape shapes[2] = { { 16, 8, 32, 2 }, { 8, 8, 16, 4 } };
+    for (int k = 0; k < 2; k++)
+        for (int kind = 0; kind < COMPOSITIONS; kind++) {
+            Rng rng;
+            rng_seed(&rng, 72, (uint64_t)(3 * k + kind));
+            const CompositionBaseline b =
+                composition_baseline(shapes[k], (Composition)kind, 40, &rng);
+            ck_assert_double_eq_tol(b.mean * sqrt(shapes[k].d_model), 1.0, 0.03);
+        }
+}
+END_TEST
+
+START_TEST(the_bias_window_refuses_a_head_it_has_not)
+{
+    Matrix64 bias = matrix_new64(2, 16);
+    induction_bias_window(bias, 2, 3);
+}
+END_TEST
+
+START_TEST(the_flat_ceiling_refuses_a_repeat_shorter_than_the_shortest)
+{
+    const int tokens[8] = { 0, 1, 2, 3, 4, 5, 4, 5 }, repeat[1] = { 2 };
+    induction_score_flat_ceiling(tokens, repeat, 1, 8, 3);
 }
 END_TEST
 
@@ -1008,6 +1211,14 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, the_repeated_tokens_test_finds_the_hand_built_induction_head);
     tcase_add_test(circuit, a_model_of_zeros_is_the_uniform_head_and_predicts_nothing);
     tcase_add_test(circuit, a_local_head_scores_zero_and_a_head_on_the_next_token_one);
+    tcase_add_test(circuit, the_flat_ceiling_counts_only_the_admissible_matches);
+    tcase_add_test(circuit, the_flat_ceiling_is_at_least_the_ceiling);
+    tcase_add_test(circuit, the_flat_circuit_scores_the_flat_ceiling);
+    tcase_add_test(circuit, the_bias_window_of_the_flat_and_the_falling_bias);
+    tcase_add_test(circuit, aligned_flat_maps_score_one_over_the_root_of_their_rank);
+    tcase_add_test(circuit, the_composition_baseline_is_the_statistics_of_its_pairs);
+    tcase_add_test(circuit, with_one_head_the_largest_pair_is_the_mean);
+    tcase_add_test(circuit, random_pairs_score_about_one_over_the_root_of_the_width);
     suite_add_tcase(suite, circuit);
     TCase *decoded = tcase_create("decoded");
     tcase_add_test(decoded, decoding_gives_the_probabilities_of_the_full_pass);
@@ -1031,6 +1242,10 @@ Suite *induction_suite(void)
     tcase_add_test_raise_signal(refused, the_backward_pass_refuses_a_mean_ablated_model,
                                 SIGABRT);
     tcase_add_test_raise_signal(refused, the_decoder_refuses_a_mean_ablated_model, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_bias_window_refuses_a_head_it_has_not, SIGABRT);
+    tcase_add_test_raise_signal(refused,
+                                the_flat_ceiling_refuses_a_repeat_shorter_than_the_shortest,
+                                SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
