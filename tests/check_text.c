@@ -3,9 +3,7 @@
  * closed forms, the evaluation against the model's own loss, the head scores of a model with
  * uniform attention against the scores worked out from the bytes alone, the in-context score of
  * a straight line, the spelling of every byte for TeX, and the cached decoder of a byte model
- * against its full pass; the Witten-Bell counts against their sums, a worked example and plain
- * arrays, the compressor's round trip, and the direct path against the model with its heads
- * zeroed. */
+ * against its full pass. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -217,6 +215,10 @@ START_TEST(the_evaluation_is_the_models_loss_in_bits)
     induction_free64(&m);
 }
 END_TEST
+
+/* The baselines of more than two bytes (section 13.2.1 on): the Witten-Bell counts against
+ * their sums, a worked example and plain arrays; the compressor's round trip; the direct path
+ * against the model with its heads zeroed. */
 
 /* Every distribution of the Witten-Bell models sums to 1 over the 256 bytes and gives each byte
  * more than 0, for every order up to 5 and for contexts seen, partly seen and never seen: bytes
