@@ -38,11 +38,12 @@ BUILD   ?= generated
 # NumPy then uses for its products instead of the reference BLAS (a hundred times slower on this
 # book's machines).  Each list is recorded in its stamp (generated/stamps/deps*), so a tool or a
 # package added here is installed on a tree already built.
+# Chapter 13 measures xz on the held-out text through its library, liblzma (LIBRARIES, below).
 TOOLS    := /usr/include/stdio.h notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
             /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty /usr/bin/python3 \
-            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0
+            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0 pc:liblzma
 PACKAGES := libc6-dev noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
-            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread
+            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread liblzma-dev
 # `make portability` needs more: the compilers of its matrix, a cross compiler, qemu
 # (tools/portability.sh).  Debian's libomp-N-dev packages exclude one another, so one OpenMP
 # header serves every clang: libomp-dev's (clang 14's), or whichever libomp-N-dev is there (the
@@ -51,10 +52,11 @@ PACKAGES := libc6-dev noweb texlive-latex-base texlive-latex-recommended lmodern
 # PORT_BUILDS="native aarch64" runs only those of its builds.
 PORT_TOOLS    := clang gcc-12 gcc-11 clang-14 clang-19 clang-22 aarch64-linux-gnu-gcc qemu-aarch64 \
                  /usr/lib/llvm-*/lib/clang/*/include/omp.h \
-                 /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc /usr/lib/aarch64-linux-gnu/libsubunit.a
+                 /usr/lib/aarch64-linux-gnu/pkgconfig/check.pc /usr/lib/aarch64-linux-gnu/libsubunit.a \
+                 /usr/lib/aarch64-linux-gnu/pkgconfig/liblzma.pc /usr/lib/aarch64-linux-gnu/liblzma.a
 PORT_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user clang gcc-12 gcc-11 clang-19 clang-22 \
                  $(if $(wildcard /usr/lib/llvm-*/lib/clang/*/include/omp.h),,libomp-dev) check:arm64 \
-                 libsubunit-dev:arm64
+                 libsubunit-dev:arm64 liblzma-dev:arm64
 # `make html` needs tex4ht (texlive-plain-generic) and the one converter its configuration runs,
 # dvisvgm (for the pictures of chapter 8's tables; texlive-binaries only recommends it),
 # pdftocairo for the figures and Node for the site; `make check-html` drives Debian's headless
@@ -64,6 +66,12 @@ HTML_TOOLS    := tex4ht t4ht dvisvgm pdftocairo node /usr/share/texlive/texmf-di
 HTML_PACKAGES := texlive-plain-generic dvisvgm poppler-utils nodejs
 BROWSER_TOOLS    := chromium chromedriver
 BROWSER_PACKAGES := chromium chromium-driver
+# The libraries that the book's modules call, by their pkg-config names: liblzma, chapter 13's
+# compressor.  Every program and the test runner link them; a -static link (the aarch64 build of
+# make portability) asks pkg-config for what a static library needs besides.
+LIBRARIES := liblzma
+LIBRARY_CFLAGS = $$(pkg-config --cflags $(LIBRARIES))
+LIBRARY_LIBS = $$(pkg-config --libs $(if $(filter -static,$(LDFLAGS)),--static) $(LIBRARIES))
 # Every program run goes through this lock, so that timed runs never share the machine, even
 # under make -j.
 RUN_LOCK := flock generated/.run.lock
@@ -242,7 +250,7 @@ tangle: $(patsubst %,generated/mk/%.mk,$(SLUGS))
 $(BUILD)/obj/%.o: chunks/%.c $(FLAGS_STAMP)
 	$(say) CC $<
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LIBRARY_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBRARY): $(MODULE_OBJECTS)
 	$(say) AR $@
@@ -253,7 +261,7 @@ $(LIBRARY): $(MODULE_OBJECTS)
 $(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D) $(BUILD)/link
-	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LDLIBS) -lm -Wl,-t,-t -o $@ > $(BUILD)/link/$*.trace
+	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LIBRARY_LIBS) $(LDLIBS) -lm -Wl,-t,-t -o $@ > $(BUILD)/link/$*.trace
 
 programs: $(BINARIES)
 build: $(BINARIES) $(CHECK_RUNNER)
@@ -455,7 +463,7 @@ $(CHECK_RUNNER): $(BUILD)/tests/check-main.o $(patsubst %,$(BUILD)/tests/check_%
                  $(FLAGS_STAMP)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LDLIBS) -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(LIBRARY) $$(pkg-config --libs check) $(LIBRARY_LIBS) $(LDLIBS) -lm -o $@
 
 # Every suite that passes has its code's hash recorded (generated/stamps/suites/SUITE), so that
 # make check-fast knows which suites a later change touched.

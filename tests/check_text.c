@@ -218,6 +218,204 @@ START_TEST(the_evaluation_is_the_models_loss_in_bits)
 }
 END_TEST
 
+/* The baselines of more than two bytes (section 13.2.1 on): the Witten-Bell counts against
+ * their sums, a worked example and plain arrays; the compressor's round trip; the direct path
+ * against the model with its heads zeroed. */
+
+/* Every distribution of the Witten-Bell models sums to 1 over the 256 bytes and gives each byte
+ * more than 0, for every order up to 5 and for contexts seen, partly seen and never seen: bytes
+ * of 'a'..'i' occur in the training text, the contexts are drawn from 'a'..'l'. */
+START_TEST(witten_bell_distributions_sum_to_one)
+{
+    Rng rng;
+    rng_seed(&rng, 21, 1);
+    unsigned char train[3000], context[6];
+    random_bytes(&rng, train, sizeof train, 9);
+    TextNgram g = text_ngram_count(train, sizeof train, 5);
+    for (int trial = 0; trial < 60; trial++) {
+        const int length = trial % 7;
+        random_bytes(&rng, context, sizeof context, 12);
+        for (int order = 1; order <= 5; order++) {
+            double sum = 0.0, least = 1.0;
+            for (int b = 0; b < 256; b++) {
+                const double p = text_ngram_probability(&g, order, context, length,
+                                                        (unsigned char)b);
+                sum += p;
+                least = fmin(least, p);
+            }
+            ck_assert_double_eq_tol(sum, 1.0, 1e-12);
+            ck_assert(least > 0.0);
+        }
+    }
+    text_ngram_free(&g);
+}
+END_TEST
+
+/* The example worked by hand in the text: "abracadabra" has N = 11 and five different bytes;
+ * "b" and "ab" are each followed twice, both times by "r". */
+START_TEST(witten_bell_gives_the_hand_worked_example)
+{
+    const unsigned char *text = (const unsigned char *)"abracadabra";
+    TextNgram g = text_ngram_count(text, 11, 3);
+    const unsigned char *ab = (const unsigned char *)"ab", *zz = (const unsigned char *)"zz";
+    const double c0 = (1.0 + 5.0 / 256.0) / 16.0, r0 = (2.0 + 5.0 / 256.0) / 16.0;
+    const double r1 = (2.0 + r0) / 3.0, r2 = (2.0 + r1) / 3.0;
+    ck_assert_double_eq_tol(text_ngram_probability(&g, 3, ab, 2, 'c'),
+                            (1.0 + 5.0 / 256.0) / 144.0, 1e-15);
+    ck_assert_double_eq_tol(text_ngram_probability(&g, 3, ab, 2, 'r'), r2, 1e-15);
+    ck_assert_double_eq_tol(text_ngram_probability(&g, 2, ab, 2, 'r'), r1, 1e-15);
+    ck_assert_double_eq_tol(text_ngram_probability(&g, 1, ab, 2, 'c'), c0, 1e-15);
+    ck_assert_double_eq_tol(text_ngram_probability(&g, 3, zz, 2, 'c'), c0, 1e-15);
+    ck_assert_double_eq_tol(text_ngram_probability(&g, 3, zz, 2, 'z'),
+                            (5.0 / 256.0) / 16.0, 1e-15);
+    ck_assert(text_ngram_seen(&g, ab, 2) && text_ngram_seen(&g, ab + 1, 1));
+    ck_assert(!text_ngram_seen(&g, zz, 2) && !text_ngram_seen(&g, zz, 1));
+    text_ngram_free(&g);
+}
+END_TEST
+
+/* Orders 1 and 2 against the formula written out over plain arrays of counts. */
+START_TEST(witten_bell_orders_one_and_two_match_plain_counts)
+{
+    Rng rng;
+    rng_seed(&rng, 22, 1);
+    enum { SIZE = 2000 };
+    unsigned char train[SIZE];
+    random_bytes(&rng, train, SIZE, 7);
+    train[SIZE - 1] = 'z';                  /* a byte followed by nothing */
+    static double pair[256][256];
+    double single[256] = { 0.0 }, after[256] = { 0.0 }, followers[256] = { 0.0 };
+    double kinds = 0.0;
+    memset(pair, 0, sizeof pair);
+    for (int t = 0; t < SIZE; t++) {
+        kinds += single[train[t]] == 0.0;
+        single[train[t]] += 1.0;
+        if (t + 1 < SIZE) {
+            followers[train[t]] += pair[train[t]][train[t + 1]] == 0.0;
+            pair[train[t]][train[t + 1]] += 1.0;
+            after[train[t]] += 1.0;
+        }
+    }
+    TextNgram g = text_ngram_count(train, SIZE, 2);
+    ck_assert(!text_ngram_seen(&g, &train[SIZE - 1], 1));     /* z, at the end only */
+    for (int a = 'a' - 1; a <= 'z'; a++)
+        for (int w = 0; w < 256; w++) {
+            const unsigned char h = (unsigned char)a, next = (unsigned char)w;
+            const double p1 = (single[w] + kinds / 256.0) / (SIZE + kinds);
+            const double p2 = after[a] > 0.0
+                ? (pair[a][w] + followers[a] * p1) / (after[a] + followers[a]) : p1;
+            ck_assert_double_eq_tol(text_ngram_probability(&g, 1, &h, 1, next), p1, 1e-15);
+            ck_assert_double_eq_tol(text_ngram_probability(&g, 2, &h, 1, next), p2, 1e-15);
+        }
+    text_ngram_free(&g);
+}
+END_TEST
+
+/* A context whose last 4 and 3 bytes never occur, but whose last 2 do, gets from the 5-gram
+ * model exactly what the 3-gram model gives; a context never seen at all, the unigram's. */
+START_TEST(unseen_contexts_fall_back_to_the_shorter)
+{
+    const unsigned char *text = (const unsigned char *)"the cat sat on the mat; the hat";
+    TextNgram g = text_ngram_count(text, strlen((const char *)text), 5);
+    const unsigned char *unseen = (const unsigned char *)"qxat", *never = (const unsigned char *)"qqqq";
+    ck_assert(!text_ngram_seen(&g, unseen, 4) && !text_ngram_seen(&g, unseen + 1, 3));
+    ck_assert(text_ngram_seen(&g, unseen + 2, 2));
+    for (int b = 0; b < 256; b++) {
+        const unsigned char w = (unsigned char)b;
+        ck_assert_double_eq(text_ngram_probability(&g, 5, unseen, 4, w),
+                            text_ngram_probability(&g, 3, unseen + 2, 2, w));
+        ck_assert_double_eq(text_ngram_probability(&g, 5, never, 4, w),
+                            text_ngram_probability(&g, 1, NULL, 0, w));
+    }
+    ck_assert(text_ngram_probability(&g, 5, (const unsigned char *)"the ", 4, 'c')
+              > text_ngram_probability(&g, 1, NULL, 0, 'c'));
+    text_ngram_free(&g);
+}
+END_TEST
+
+/* The counts score each window's bytes from the bytes before them in that window only, and
+ * their loss by position averages to the same number. */
+START_TEST(the_counts_score_windows_as_the_model_does)
+{
+    Rng rng;
+    rng_seed(&rng, 23, 1);
+    unsigned char train[4000], held[3 * 10 + 4];
+    random_bytes(&rng, train, sizeof train, 5);
+    random_bytes(&rng, held, sizeof held, 6);
+    TextNgram g = text_ngram_count(train, sizeof train, 4);
+    const int T = 10, windows = 3;
+    double by_position[9], expected = 0.0, mean = 0.0;
+    const double bits = text_ngram_bits(&g, 4, held, sizeof held, T, windows, by_position);
+    for (int n = 0; n < windows; n++)
+        for (int t = 1; t < T; t++) {
+            const unsigned char *x = held + n * T;
+            const int length = t < 3 ? t : 3;
+            expected -= log2(text_ngram_probability(&g, 4, x + t - length, length, x[t]));
+        }
+    expected /= windows * (T - 1);
+    ck_assert_double_eq_tol(bits, expected, 1e-12);
+    for (int t = 0; t < T - 1; t++)
+        mean += by_position[t] / (T - 1);
+    ck_assert_double_eq_tol(mean, expected, 1e-12);
+    text_ngram_free(&g);
+}
+END_TEST
+
+/* The compressed held-out text comes back whole with the same dictionary, and not with
+ * another one or at another length; a dictionary that holds the text makes it cost far fewer
+ * bits than no dictionary. */
+START_TEST(the_compressor_decodes_and_learns_from_its_dictionary)
+{
+    Rng rng;
+    rng_seed(&rng, 24, 1);
+    enum { HELD = 3000, TRAIN = 20000 };
+    unsigned char *train = malloc(TRAIN), *other = malloc(TRAIN), held[HELD], back[HELD + 1];
+    random_bytes(&rng, train, TRAIN, 26);
+    random_bytes(&rng, other, TRAIN, 26);
+    random_bytes(&rng, held, HELD, 26);
+    memcpy(train + 5000, held, HELD);
+    size_t size = 0;
+    unsigned char *packed = text_xz_compress(train, TRAIN, held, HELD, &size);
+    ck_assert(packed != NULL && size > 0);
+    ck_assert(text_xz_decompress(train, TRAIN, packed, size, back, HELD));
+    ck_assert(memcmp(back, held, HELD) == 0);
+    ck_assert(!text_xz_decompress(train, TRAIN, packed, size, back, HELD - 1));
+    ck_assert(!text_xz_decompress(train, TRAIN, packed, size, back, HELD + 1));
+    ck_assert(!text_xz_decompress(train, TRAIN, packed, size - 1, back, HELD));
+    memset(back, 0, sizeof back);
+    ck_assert(!text_xz_decompress(other, TRAIN, packed, size, back, HELD)
+              || memcmp(back, held, HELD) != 0);
+    const double known = text_compressor_bits(train, TRAIN, held, HELD);
+    const double alone = text_compressor_bits(NULL, 0, held, HELD);
+    ck_assert_double_eq_tol(known, 8.0 * (double)size / HELD, 1e-12);
+    ck_assert(known < 0.5 && alone > 4.0);      /* log2(26) = 4.7 bits a letter */
+    free(packed);
+    free(train);
+    free(other);
+}
+END_TEST
+
+/* The direct path's table gives what the whole model gives with every head zeroed. */
+START_TEST(the_direct_path_is_the_model_with_every_head_zeroed)
+{
+    const int T = 12, windows = 3;
+    InductionModel64 m = byte_model(T, 8, 2, 25), ablated = byte_model(T, 8, 2, 25);
+    Rng rng;
+    rng_seed(&rng, 26, 1);
+    unsigned char text[3 * 12 + 2];
+    random_bytes(&rng, text, sizeof text, 26);
+    for (int layer = 0; layer < 2; layer++)
+        for (int head = 0; head < 2; head++)
+            induction_ablate(&ablated, layer, head);
+    const double direct = text_direct_path_bits(&m, text, sizeof text, windows);
+    ck_assert_double_eq_tol(direct, text_evaluate(&ablated, text, sizeof text, windows, NULL),
+                            1e-10);
+    ck_assert(fabs(direct - text_evaluate(&m, text, sizeof text, windows, NULL)) > 1e-3);
+    induction_free64(&m);
+    induction_free64(&ablated);
+}
+END_TEST
+
 /* With every weight zero, each head spreads query i's weight evenly over keys 0..i: its weight
  * on the byte before is 1/(i+1), and on the places after the matches, their count/(i+1).  Both
  * are worked out here from the bytes alone. */
@@ -408,6 +606,21 @@ START_TEST(the_biases_start_as_alibis)
 }
 END_TEST
 
+START_TEST(the_counts_refuse_an_order_beyond_a_key)
+{
+    const unsigned char text[4] = "abc";
+    text_ngram_count(text, 3, TEXT_NGRAM_LONGEST + 1);
+}
+END_TEST
+
+START_TEST(a_model_refuses_an_order_above_its_own)
+{
+    const unsigned char text[4] = "abc";
+    TextNgram g = text_ngram_count(text, 3, 2);
+    text_ngram_probability(&g, 3, text, 2, 'c');
+}
+END_TEST
+
 START_TEST(the_bigram_refuses_a_single_byte)
 {
     const unsigned char one[1] = { 'a' };
@@ -432,6 +645,15 @@ Suite *text_suite(void)
     tcase_add_test(corpus, a_snapshots_record_is_read_or_found_bad);
     tcase_add_test(corpus, the_baselines_match_their_closed_forms);
     suite_add_tcase(suite, corpus);
+    TCase *counts = tcase_create("counts");
+    tcase_add_test(counts, witten_bell_distributions_sum_to_one);
+    tcase_add_test(counts, witten_bell_gives_the_hand_worked_example);
+    tcase_add_test(counts, witten_bell_orders_one_and_two_match_plain_counts);
+    tcase_add_test(counts, unseen_contexts_fall_back_to_the_shorter);
+    tcase_add_test(counts, the_counts_score_windows_as_the_model_does);
+    tcase_add_test(counts, the_compressor_decodes_and_learns_from_its_dictionary);
+    tcase_add_test(counts, the_direct_path_is_the_model_with_every_head_zeroed);
+    suite_add_tcase(suite, counts);
     TCase *model = tcase_create("model");
     tcase_add_test(model, the_evaluation_is_the_models_loss_in_bits);
     tcase_add_test(model, uniform_heads_score_what_the_bytes_alone_give);
@@ -447,6 +669,8 @@ Suite *text_suite(void)
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, the_bigram_refuses_a_single_byte, SIGABRT);
+    tcase_add_test_raise_signal(refused, the_counts_refuse_an_order_beyond_a_key, SIGABRT);
+    tcase_add_test_raise_signal(refused, a_model_refuses_an_order_above_its_own, SIGABRT);
     tcase_add_test_raise_signal(refused, the_evaluation_refuses_more_windows_than_the_text_holds,
                                 SIGABRT);
     suite_add_tcase(suite, refused);
