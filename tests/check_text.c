@@ -456,7 +456,7 @@ START_TEST(a_control_pattern_scores_as_a_head_with_that_pattern)
 {
     const int T = 24, windows = 2;
     InductionModel64 m = induction_new64((InductionShape){ 256, T, 8, 2 });
-    const unsigned char text[48] = "aaaaaaaaaaaabcabcabcab    xx      abcabc        ";
+    const unsigned char text[49] = "aaaaaaaaaaaabcabcabcab    xx      abcabc        ";
     double previous[4], induction[4], p, i;
     text_head_scores(&m, text, sizeof text, windows, previous, induction);
     Matrix64 pattern = matrix_new64(T, T);
@@ -479,7 +479,7 @@ END_TEST
 START_TEST(the_gap_credits_a_look_just_far_enough_back)
 {
     const int T = 16;
-    const unsigned char text[16] = "aaaaaaaaaaaaaaaa";
+    const unsigned char text[17] = "aaaaaaaaaaaaaaaa";
     double p, i;
     Matrix64 pattern = matrix_new64(T, T);
     for (int shift = TEXT_MATCH_GAP - 1; shift <= TEXT_MATCH_GAP; shift++) {
