@@ -466,6 +466,33 @@ START_TEST(the_repeated_tokens_test_refuses_a_second_copy_that_differs)
 }
 END_TEST
 
+/* The parts' times at the peak add up to the step's operations over the peak, counted as the
+ * chapter counts a step; the bound is the part furthest beyond its time at the peak, a part
+ * with no operations included. */
+START_TEST(the_bound_is_the_part_furthest_beyond_the_peak)
+{
+    const InductionShape s = { 12, 20, 36, 2 };
+    const int B = 8;
+    const double T = 20, d = 36, V = 12, seconds = 1e-3, peak = 10.0;
+    const double step = 3.0 * 2.0 * B * (2.0 * (4.0 * T * d * d + 2.0 * T * T * d) + T * d * V);
+    double share[INDUCTION_PARTS] = { 40.0, 20.0, 10.0, 10.0, 5.0, 15.0 }, at_peak[6];
+    int bound = induction_bound(s, B, seconds, peak, share, at_peak);
+    double sum = 0.0;
+    for (int f = 0; f < INDUCTION_PARTS; f++)
+        sum += at_peak[f];
+    ck_assert_double_eq_tol(sum, 100.0 * step / (peak * 1e9) / seconds, 1e-9);
+    ck_assert_double_eq(at_peak[INDUCTION_SOFTMAX], 0.0);
+    /* at the peak: projections 99.5 %, attention 27.6 %, unembedding 4.1 %: the rest of the
+     * step, 15 points beyond its none, lies furthest beyond */
+    ck_assert_double_eq_tol(at_peak[INDUCTION_PROJECTIONS], 99.5328, 1e-4);
+    ck_assert_int_eq(bound, INDUCTION_PARTS - 1);
+    share[INDUCTION_SOFTMAX] = 60.0;                /* a part with no operations */
+    share[INDUCTION_PROJECTIONS] = 5.0;
+    bound = induction_bound(s, B, seconds, peak, share, at_peak);
+    ck_assert_int_eq(bound, INDUCTION_SOFTMAX);
+}
+END_TEST
+
 START_TEST(ablation_zeroes_only_the_heads_rows)
 {
     const InductionShape s = { 5, 6, 8, 2 };
@@ -1208,6 +1235,7 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, zeroing_a_second_layer_head_leaves_the_scores_alone);
     tcase_add_test(circuit, a_composition_score_is_at_most_one_and_ignores_scale);
     tcase_add_test(circuit, draw_repeated_copies_distinct_tokens_of_the_alphabet);
+    tcase_add_test(circuit, the_bound_is_the_part_furthest_beyond_the_peak);
     tcase_add_test(circuit, the_repeated_tokens_test_finds_the_hand_built_induction_head);
     tcase_add_test(circuit, a_model_of_zeros_is_the_uniform_head_and_predicts_nothing);
     tcase_add_test(circuit, a_local_head_scores_zero_and_a_head_on_the_next_token_one);
