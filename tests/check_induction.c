@@ -454,6 +454,28 @@ START_TEST(a_local_head_scores_zero_and_a_head_on_the_next_token_one)
 }
 END_TEST
 
+/* The controls' scores from their patterns: 0 for the local head, the mean of 1/(i+1) over
+ * the second copy for the uniform one; a head passes only far above them, with the second
+ * copy at most half the first's loss. */
+START_TEST(the_controls_score_their_closed_forms_and_the_rule_needs_both_halves)
+{
+    const int length = 20, copy = 8;
+    double uniform = 0.0;
+    for (int i = copy; i < 2 * copy; i++)
+        uniform += 1.0 / (i + 1) / copy;
+    ck_assert_double_eq(
+        induction_control_prefix_matching(INDUCTION_LOCAL_HEAD, length, copy), 0.0);
+    ck_assert_double_eq_tol(
+        induction_control_prefix_matching(INDUCTION_UNIFORM_HEAD, length, copy),
+        uniform, 1e-14);
+    const InductionRepeatLoss copies = { 2.0, 1.0 }, not_enough = { 2.0, 1.1 };
+    ck_assert(induction_passes_repeat(0.2, 0.1, copies));
+    ck_assert(!induction_passes_repeat(0.19, 0.1, copies));
+    ck_assert(!induction_passes_repeat(0.9, 0.1, not_enough));
+    ck_assert(induction_far_above(0.1, 0.0) && !induction_far_above(0.0, 0.0));
+}
+END_TEST
+
 START_TEST(the_repeated_tokens_test_refuses_a_second_copy_that_differs)
 {
     const InductionShape s = { 12, 20, 8, 2 };
@@ -1236,6 +1258,7 @@ Suite *induction_suite(void)
     tcase_add_test(circuit, a_composition_score_is_at_most_one_and_ignores_scale);
     tcase_add_test(circuit, draw_repeated_copies_distinct_tokens_of_the_alphabet);
     tcase_add_test(circuit, the_bound_is_the_part_furthest_beyond_the_peak);
+    tcase_add_test(circuit, the_controls_score_their_closed_forms_and_the_rule_needs_both_halves);
     tcase_add_test(circuit, the_repeated_tokens_test_finds_the_hand_built_induction_head);
     tcase_add_test(circuit, a_model_of_zeros_is_the_uniform_head_and_predicts_nothing);
     tcase_add_test(circuit, a_local_head_scores_zero_and_a_head_on_the_next_token_one);
