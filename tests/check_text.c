@@ -445,6 +445,14 @@ START_TEST(uniform_heads_score_what_the_bytes_alone_give)
         ck_assert_double_eq_tol(previous[h], want_previous, 1e-12);
         ck_assert_double_eq_tol(induction[h], want_induction / matched, 1e-12);
     }
+    for (int threads = 1; threads <= 3; threads++) {  /* the same sums on any threads */
+        double again[4], after[4];
+        omp_set_num_threads(threads);
+        text_head_scores(&m, text, sizeof text, windows, again, after);
+        ck_assert_mem_eq(again, previous, sizeof again);
+        ck_assert_mem_eq(after, induction, sizeof after);
+    }
+    omp_set_num_threads(omp_get_num_procs());
     induction_free64(&m);
 }
 END_TEST
