@@ -324,6 +324,36 @@ START_TEST(a_merged_part_with_no_allowed_key_adds_nothing)
 }
 END_TEST
 
+/* decode_add_part takes decode_merge's rule: a part whose maximum is -infinity counts zero,
+ * whether it is the running part or the one added, and two such parts give no NaN. */
+START_TEST(a_folded_part_that_is_masked_whole_adds_nothing)
+{
+    float out[3] = { 4.0f, -2.0f, 8.0f }, max = 1.5f, sum = 2.0f;
+    const float masked[3] = { 0.0f, 0.0f, 0.0f };
+    decode_add_part(out, &max, &sum, masked, -INFINITY, 0.0f, 3);
+    ck_assert(out[0] == 4.0f && out[1] == -2.0f && out[2] == 8.0f);
+    ck_assert(max == 1.5f && sum == 2.0f);
+    /* Two parts masked whole: still nothing, and no NaN. */
+    float none[3] = { 0.0f, 0.0f, 0.0f }, none_max = -INFINITY, none_sum = 0.0f;
+    decode_add_part(none, &none_max, &none_sum, masked, -INFINITY, 0.0f, 3);
+    for (int e = 0; e < 3; e++)
+        ck_assert(none[e] == 0.0f);
+    ck_assert(none_max == -INFINITY && none_sum == 0.0f);
+    /* A running part that has seen nothing becomes the part added, exactly. */
+    const float part[3] = { 1.0f, 3.0f, -5.0f };
+    decode_add_part(none, &none_max, &none_sum, part, 0.25f, 6.0f, 3);
+    ck_assert(none[0] == 1.0f && none[1] == 3.0f && none[2] == -5.0f);
+    ck_assert(none_max == 0.25f && none_sum == 6.0f);
+    /* Two parts that see keys: the closed form of the rescaling, as decode_merge's. */
+    float o[1] = { 1.0f }, m = 0.0f, s = 2.0f;
+    const float fresh[1] = { 3.0f };
+    decode_add_part(o, &m, &s, fresh, 1.0f, 1.0f, 1);
+    const double e = exp(-1.0);
+    ck_assert_double_eq_tol(o[0] / s, (e * 1.0 + 3.0) / (e * 2.0 + 1.0), 1e-6);
+    ck_assert(m == 1.0f);
+}
+END_TEST
+
 START_TEST(the_cache_holds_the_bytes_that_chapter_8_counts)
 {
     const int shapes[][3] = { { 12, 4, 64 }, { 8, 1, 128 }, { 32, 8, 16 } };
@@ -900,6 +930,7 @@ Suite *decode_suite(void)
     tcase_add_test(core, a_stack_of_cached_layers_equals_the_full_pass);
     tcase_add_test(core, the_split_of_the_heads_equals_one_part_bit_for_bit);
     tcase_add_test(core, a_merged_part_with_no_allowed_key_adds_nothing);
+    tcase_add_test(core, a_folded_part_that_is_masked_whole_adds_nothing);
     tcase_add_test(core, the_cache_holds_the_bytes_that_chapter_8_counts);
     tcase_add_test(core, a_window_holds_its_last_positions);
     tcase_add_test(core, the_distance_ahead_is_latency_times_bandwidth);
