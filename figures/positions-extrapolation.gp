@@ -21,4 +21,4 @@ plot data('positions-extrapolation') using 1:7 with lines lc rgb "#c8c8c8" lw 7 
      '' using 1:6 with linespoints ls 5 title 'ALiBi', \
      '' using 1:8 with lines lc rgb "#000000" lw 1.5 dt (10,3,2,3,2,3) title 'chance', \
      '' every ::0::0 using 9:(0):(0):(105) with vectors nohead lc rgb "#000000" lw 1.5 dt 3 \
-        title 'trained at'
+        title 'training length'

@@ -6,7 +6,8 @@
  * rotation; ALiBi has the published slopes and is linear in the distance.  The experiment's
  * layer is chapter 9's without RoPE and ALiBi, every encoding and every shape (two layers, a
  * BOS, one wide head) passes the gradient check, a batch's loss and gradient are the means of
- * its sequences' taken alone, every encoding starts from the same weights, a model without
+ * its sequences' taken alone, every encoding starts from the same weights, a copy of a model
+ * is its own and equal to it, a model without
  * positions is order-blind and stays under the bag bound, one layer sees proportions and a BOS
  * gives it the count, a stretched turn is the turn of the stretched position, uniform heads
  * weigh each offset by the closed form, the accuracy by position is the obvious count, and
@@ -534,6 +535,40 @@ START_TEST(every_encoding_starts_from_the_same_weights)
 }
 END_TEST
 
+/* A copy (the control of the position interpolation) has every parameter of the original,
+ * bit for bit, and the same turn, so the same loss; its numbers are its own: changing the
+ * copy leaves the original as it was.  The learned model, whose table has rows, and a
+ * stretched RoPE model are copied. */
+START_TEST(a_copy_has_the_same_parameters_and_turn_in_storage_of_its_own)
+{
+    enum { LENGTH = 7, BACK = 1 };
+    int tokens[LENGTH] = { 3, 1, 4, 1, 0, 2, 4 };
+    const Encoding kinds[2] = { ENCODING_LEARNED, ENCODING_ROPE };
+    for (int e = 0; e < 2; e++) {
+        PositionModel64 m = small_model(kinds[e], LENGTH, 53);
+        m.rope.stretch = 0.25;
+        PositionModel64 copy = position_model_copy64(&m);
+        KitParam64 from[POSITION_MATRICES_MAX], to[POSITION_MATRICES_MAX];
+        const int count = position_model_params64(&m, from);
+        ck_assert_int_eq(position_model_params64(&copy, to), count);
+        for (int a = 0; a < count; a++) {
+            const size_t n = (size_t)from[a].rows * (size_t)from[a].cols;
+            ck_assert_int_eq(to[a].rows * to[a].cols, (int)n);
+            ck_assert(n == 0 || memcmp(to[a].data, from[a].data, n * sizeof(double)) == 0);
+            ck_assert(n == 0 || to[a].data != from[a].data);
+        }
+        ck_assert(kinds[e] != ENCODING_LEARNED || m.table.rows > 0);
+        ck_assert_double_eq(copy.rope.stretch, 0.25);
+        const double loss = position_loss64(&m, tokens, 1, LENGTH, BACK);
+        ck_assert_double_eq(position_loss64(&copy, tokens, 1, LENGTH, BACK), loss);
+        copy.embed.data[0] += 1.0;
+        ck_assert_double_eq(position_loss64(&m, tokens, 1, LENGTH, BACK), loss);
+        position_model_free64(&copy);
+        position_model_free64(&m);
+    }
+}
+END_TEST
+
 /* The check can fail: a model whose backward pass is told another encoding than its forward
  * pass used (RoPE's gradient without RoPE's turn undone) is caught. */
 START_TEST(the_gradient_check_catches_a_wrong_backward_pass)
@@ -791,6 +826,7 @@ Suite *positions_suite(void)
     tcase_add_test(model, the_gradient_check_catches_a_wrong_backward_pass);
     tcase_add_test(model, a_batch_is_the_mean_of_its_sequences_taken_alone);
     tcase_add_test(model, every_encoding_starts_from_the_same_weights);
+    tcase_add_test(model, a_copy_has_the_same_parameters_and_turn_in_storage_of_its_own);
     tcase_add_test(model, without_an_encoding_the_answer_ignores_the_order_before_it);
     tcase_add_test(model, one_layer_sees_proportions_and_a_bos_gives_it_the_count);
     tcase_add_test(model, uniform_heads_weigh_an_offset_by_the_mean_of_their_weights);

@@ -1,8 +1,11 @@
 # Reads `pdftotext -bbox` output and prints every page whose first line under the running
 # head is a lone closing brace or a chunk's footer (Defines, Uses, ...), the end of a chunk cut
 # off from the chunk; or a line of braces alone (`{`, `}`, `};`) or a typedef's last line
-# (`} Name;`), cut off from the line before it; and every page that ends with a chunk's header
-# and fewer than two of its code lines; and every page blank but for its running head.
+# (`} Name;`), cut off from the line before it; every page that begins with a chunk's tail,
+# its last lines down to its footer holding two lines or fewer that are not braces alone
+# (`return x;` and `}` count one: LaTeX's rule counts the braces, a reader does not); and
+# every page that ends with a chunk's header and fewer than two of its code lines; and every
+# page blank but for its running head.
 function attr(line, name) {
     match(line, name "=\"[-0-9.]+\"")
     return substr(line, RSTART + length(name) + 2, RLENGTH - length(name) - 3) + 0
@@ -31,6 +34,31 @@ function is_header(y,   k, j, last) {
         }
     return 0
 }
+function line_left(y,   k, x) {
+    x = -1
+    for (k = 1; k <= nwords; k++)
+        if (ytop[k] > y - 1 && ytop[k] < y + 1 && (x < 0 || xmin[k] < x)) x = xmin[k]
+    return x
+}
+# The page's first lines, down to a chunk's footer within six lines, are a chunk's tail when
+# all of them stand to the right of the footer (code is set in from the margin) and at most
+# two of them are more than braces; it returns how many are, or -1 when there is no such tail.
+function tail_lines(head, footer,   y, n, lines, substance, k) {
+    n = 0
+    for (y = line_below(head); y >= 0 && n < 6; y = line_below(y)) {
+        if (line_text(y) ~ footer) {
+            if (n == 0) return -1
+            substance = 0
+            for (k = 1; k <= n; k++) {
+                if (line_left(lines[k]) < line_left(y) + 3) return -1
+                substance += line_text(lines[k]) !~ /^[{}][{}; ]*$/
+            }
+            return substance <= 2 ? substance : -1
+        }
+        lines[++n] = y
+    }
+    return -1
+}
 function header_text(y,   k, text) {
     text = ""
     for (k = 1; k <= nwords; k++)
@@ -58,6 +86,10 @@ function finish_page(   k, head, first, second, footer, y, n, bottom, lines) {
     } else if (first ~ /^[{}][{}; ]*$/ || first ~ /^} ?[A-Za-z_][A-Za-z0-9_]*;$/) {
         printf "page %d (of the PDF) begins with a lone \"%s\", cut off from the line before it\n", \
             page, first
+        bad++
+    } else if (tail_lines(head, footer) >= 0) {
+        printf "page %d (of the PDF) begins with the tail of a chunk, %d line(s) and braces: \"%s\"\n", \
+            page, tail_lines(head, footer), substr(first, 1, 40)
         bad++
     }
     # The page's lines from the bottom up, a page number alone at the foot left out: a chunk's

@@ -14,8 +14,12 @@ function emit_previous(keep,   k) {
     if (previous > 0) print before[previous]
     previous = 0
 }
-function end_line(   k) {
-    emit_previous(brace_line())
+# A line of braces also says so before its own @nl (\bookbraceline), so that attention.sty
+# counts it in no chunk's tail.
+function end_line(   k, brace) {
+    brace = brace_line()
+    emit_previous(brace)
+    if (brace) { held[count + 1] = held[count]; held[count] = "@literal \\bookbraceline"; count++ }
     for (k = 1; k <= count; k++) before[k] = held[k]
     previous = count
     count = 0; joined = ""; only_text = 1
