@@ -615,6 +615,8 @@ START_TEST(every_half_survives_the_round_trip_and_rounding_is_to_the_nearest)
         const float y = decode_from_half(h);
         if (fabsf(x) >= 0x1p-14f && fabsf(x) <= 65504.0f)
             ck_assert(fabsf(y - x) <= 0x1p-11f * fabsf(x));
+        if (fabsf(x) <= 65504.0f)                   /* the bound of the text, any size */
+            ck_assert(fabs((double)y - x) <= 0x1p-11 * fabs((double)x) + 0x1p-25);
         const uint16_t up = (uint16_t)(h + 1), down = (uint16_t)(h - 1);
         if ((h & 0x7fff) != 0 && (h & 0x7fff) < 0x7bff) {
             ck_assert(fabsf(x - y) <= fabsf(x - decode_from_half(up)));
@@ -630,6 +632,10 @@ START_TEST(every_half_survives_the_round_trip_and_rounding_is_to_the_nearest)
     ck_assert_int_eq(decode_to_half_portable(65519.0f), 0x7bff);
     ck_assert_int_eq(decode_to_half_portable(0x1p-25f), 0);       /* a tie to 0, even */
     ck_assert_int_eq(decode_to_half_portable(0x1.8p-24f), 2);     /* a tie to 2 */
+    /* Below 2^-14 the error is absolute: 1.5 * 2^-24 is 2^-25 from its half, far more than
+     * 2^-11 of itself, and exactly the bound's second term. */
+    const double tie = 0x1.8p-24, off = fabs((double)decode_from_half(2) - tie);
+    ck_assert(off > 0x1p-11 * tie && off == 0x1p-25);
 }
 END_TEST
 

@@ -1149,7 +1149,7 @@ static void eightbit_bound(const MultiHead64 *l, const double *q, const double *
  * the two caches are not the same. */
 START_TEST(eight_bits_stay_within_the_bound_of_chapter_11)
 {
-    const int tile = decode_tile_slots(), T = 2 * tile + 3, d = 8;
+    const int tile = INDUCTION_DECODE_TILE, T = 2 * tile + 3, d = 8;
     const InductionShape s = { 6, T, d, 2 };
     InductionModel64 m = random_model(s, 81);
     induction_ablate(&m, 1, 0);
@@ -1208,12 +1208,26 @@ START_TEST(eight_bits_stay_within_the_bound_of_chapter_11)
     }
     ck_assert_double_gt(largest, 1e-4);
     ck_assert_int_gt(led, 0);
+    for (int l = 0; l < 2; l++)         /* the keys of both full tiles are in eight bits */
+        ck_assert(e.cache[l].tile == tile && e.cache[l].key_scales[0] > 0.0f &&
+                  e.cache[l].key_scales[(size_t)e.cache[l].d_head] > 0.0f);
     free(k);
     free(v);
     free(data);
     induction_decoder_free(&f);
     induction_decoder_free(&e);
     induction_free64(&m);
+}
+END_TEST
+
+/* The decoder's tile of keys is one of the widths the cache takes on this target, as it is
+ * on every target: one, two or four vectors of 4, 8 or 16 floats. */
+START_TEST(the_decoders_tile_is_a_width_the_cache_takes)
+{
+    int slots[DECODE_TILE_CHOICES], found = 0;
+    for (int i = 0; i < decode_tile_choices(slots); i++)
+        found += slots[i] == INDUCTION_DECODE_TILE;
+    ck_assert_int_eq(found, 1);
 }
 END_TEST
 
@@ -1274,6 +1288,7 @@ Suite *induction_suite(void)
     TCase *decoded = tcase_create("decoded");
     tcase_add_test(decoded, decoding_gives_the_probabilities_of_the_full_pass);
     tcase_add_test(decoded, eight_bits_stay_within_the_bound_of_chapter_11);
+    tcase_add_test(decoded, the_decoders_tile_is_a_width_the_cache_takes);
     suite_add_tcase(suite, decoded);
     TCase *eigen = tcase_create("eigenvalues");
     tcase_add_test(eigen, a_triangular_matrix_has_its_diagonal_as_eigenvalues);
