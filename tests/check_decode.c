@@ -17,6 +17,7 @@
 #include "mask.h"
 #include "multihead.h"
 #include "params.h"
+#include "positions.h"
 #include "refusal.h"
 #include "softmax.h"
 
@@ -32,6 +33,180 @@ static void decode_sequence(const MultiHead *m, const DecodeRope *rope, Matrix x
     ck_assert_int_eq(c.length, x.rows);
     decode_cache_free(&c);
 }
+
+/* Latent attention (MLA): small sizes with DeepSeek-V2's ratios, d_c = 4 d_head and
+ * d_R = d_head / 2. */
+enum { MLA_MODEL = 32, MLA_HEADS = 4, MLA_HEAD = 16, MLA_LATENT = 64, MLA_ROPE = 8 };
+
+static double largest_gap(Matrix a, Matrix b)
+{
+    double worst = 0.0;
+    for (size_t e = 0; e < (size_t)a.rows * (size_t)a.cols; e++)
+        worst = fmax(worst, fabs((double)a.data[e] - b.data[e]));
+    return worst;
+}
+
+static float random_number(Rng *rng)
+{
+    return (float)(rng_uniform(rng) - 0.5);
+}
+
+START_TEST(the_latent_reader_is_the_mqa_reader_of_keys_and_their_first_numbers)
+{
+    enum { N = 300, DK = MLA_LATENT + MLA_ROPE, NH = MLA_HEADS };
+    const KvShape shape = { NH, 1, DK, N, false, 0, DECODE_FLOAT, 0 };
+    const float scale = 1.0f / sqrtf((float)(MLA_HEAD + MLA_ROPE));
+    KvCache latent = decode_cache_make_latent(shape, MLA_LATENT, scale);
+    KvCache plain = decode_cache_make_latent(shape, 0, scale);
+    Rng rng;
+    rng_seed(&rng, 51, 1);
+    float key[DK], value[DK] = { 0 }, query[NH * DK];
+    for (int p = 0; p < N; p++) {
+        for (int k = 0; k < DK; k++)
+            key[k] = 4.0f * random_number(&rng);
+        memcpy(value, key, MLA_LATENT * sizeof *key);       /* [c; 0] */
+        decode_cache_append(&latent, key, NULL);
+        decode_cache_append(&plain, key, value);
+    }
+    for (int e = 0; e < NH * DK; e++)
+        query[e] = 4.0f * random_number(&rng);
+    ck_assert(decode_cache_bytes(&latent) * 2 == decode_cache_bytes(&plain));
+    float once[NH * DK], plain_once[NH * DK], three_passes[NH * DK];
+    decode_attend_once(&latent, query, once);
+    decode_attend_once(&plain, query, plain_once);
+    decode_attend(&plain, query, three_passes);
+    double worst = 0.0;
+    for (int h = 0; h < NH; h++)
+        for (int k = 0; k < DK; k++) {
+            const int e = h * DK + k;
+            if (k < MLA_LATENT)
+                ck_assert_msg(once[e] == plain_once[e], "head %d, number %d", h, k);
+            else
+                ck_assert(once[e] == 0.0f && plain_once[e] == 0.0f);
+            worst = fmax(worst, fabs(once[e] - three_passes[e]));
+        }
+    /* the scores are the same; the weights differ by each reader's own rounding, eta of
+       the text, with scores below 4 * 4 * 72 / sqrt(24); the values are below 2 */
+    const double u = 0x1p-24, S = 4.0 * 4.0 * DK / sqrt(MLA_HEAD + MLA_ROPE);
+    const double eta = (N / 256 + 2) * (4e-7 + 3.0 * u) + 2.0 * u * S + (N + 2) * u;
+    const double tolerance = (expm1(2.0 * eta) + 2.0 * (N + 7) * u) * 2.0;
+    ck_assert_msg(worst <= tolerance && worst > 0.0, "%g against %g", worst, tolerance);
+    decode_cache_free(&latent);
+    decode_cache_free(&plain);
+}
+END_TEST
+
+static void mla_decode_all(const Mla *m, Matrix x, bool absorbed, Matrix output)
+{
+    KvCache c = mla_cache_new(m, x.rows, 0);
+    for (int t = 0; t < x.rows; t++) {
+        const Matrix row = { 1, x.cols, &AT(x, t, 0) }, out = { 1, x.cols, &AT(output, t, 0) };
+        if (absorbed)
+            mla_step_absorbed(m, &c, row, out);
+        else
+            mla_step_naive(m, &c, row, out);
+    }
+    decode_cache_free(&c);
+}
+
+START_TEST(absorbed_naive_and_full_pass_agree_within_the_derived_tolerance)
+{
+    enum { T = 40 };
+    Mla m = mla_new(MLA_MODEL, MLA_HEADS, MLA_HEAD, MLA_LATENT, MLA_ROPE, 52);
+    Rng rng;
+    rng_seed(&rng, 52, 2);
+    Matrix x = matrix_new_normal(T, MLA_MODEL, &rng, 1.0f), full = matrix_new(T, MLA_MODEL),
+           naive = matrix_new(T, MLA_MODEL), absorbed = matrix_new(T, MLA_MODEL);
+    mla_full_forward(&m, x, full);
+    mla_decode_all(&m, x, false, naive);
+    mla_decode_all(&m, x, true, absorbed);
+    const double tolerance = mla_tolerance(&m, x);
+    double largest = 0.0;
+    for (int e = 0; e < T * MLA_MODEL; e++)
+        largest = fmax(largest, fabs(full.data[e]));
+    ck_assert_msg(tolerance < 0.05 * largest, "a tolerance of %g says nothing", tolerance);
+    const double d[3] = { largest_gap(absorbed, naive),
+                          largest_gap(absorbed, full),
+                          largest_gap(naive, full) };
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(d[k] <= tolerance, "pair %d: %g against %g", k, d[k], tolerance);
+    ck_assert(d[0] > 0.0);          /* the sums are reassociated: not bit for bit */
+    /* the scale of the head's d_head numbers alone, a classic slip, is caught */
+    KvCache wrong = decode_cache_make_latent(
+        (KvShape){ MLA_HEADS, 1, MLA_LATENT + MLA_ROPE, T, false, 0, DECODE_FLOAT, 0 },
+        MLA_LATENT, 1.0f / sqrtf((float)MLA_HEAD));
+    for (int t = 0; t < T; t++)
+        mla_step_absorbed(&m, &wrong, (Matrix){ 1, MLA_MODEL, &AT(x, t, 0) },
+                          (Matrix){ 1, MLA_MODEL, &AT(absorbed, t, 0) });
+    ck_assert_msg(largest_gap(absorbed, full) > tolerance, "the wrong scale passes");
+    decode_cache_free(&wrong);
+    Matrix *all[] = { &x, &full, &naive, &absorbed };
+    for (int a = 0; a < 4; a++)
+        matrix_free(all[a]);
+    mla_free(&m);
+}
+END_TEST
+
+/* The score of head keys rotated by RoPE, q R_t . (c W R_p), against what absorbing W^UK
+   can give with the latent rotated instead, (q W^T R'_t) . (c R'_p): equal when t = p,
+   far apart otherwise, since W^T R'_d is not R_d W^T. */
+START_TEST(rotating_the_latent_breaks_absorption)
+{
+    enum { D = MLA_HEAD, DC = MLA_LATENT, T = 12 };
+    Rng rng;
+    rng_seed(&rng, 53, 3);
+    Matrix w = matrix_new_normal(DC, D, &rng, 1.0f / sqrtf(DC)),
+           q = matrix_new_normal(1, D, &rng, 1.0f), c = matrix_new_normal(T, DC, &rng, 1.0f),
+           k = matrix_new(T, D), wt = matrix_new(D, DC), absorbed = matrix_new(1, DC),
+           qt = matrix_new(1, D);
+    matrix_multiply(c, w, k);
+    rope_rotate(&k, 0, D, ROPE_HALF_SPLIT, POSITIONS_BASE);          /* c_p W R_p */
+    matrix_transpose(w, wt);
+    matrix_multiply(q, wt, absorbed);
+    memcpy(qt.data, q.data, sizeof(float) * D);
+    rope_rotate(&qt, T - 1, D, ROPE_HALF_SPLIT, POSITIONS_BASE);      /* q R_t */
+    rope_rotate(&absorbed, T - 1, DC, ROPE_HALF_SPLIT, POSITIONS_BASE);   /* q W^T R'_t */
+    rope_rotate(&c, 0, DC, ROPE_HALF_SPLIT, POSITIONS_BASE);         /* c_p R'_p */
+    double largest = 0.0, worst_past = 0.0, at_t = 0.0;
+    for (int p = 0; p < T; p++) {
+        double want = 0.0, got = 0.0;
+        for (int i = 0; i < D; i++)
+            want += (double)qt.data[i] * AT(k, p, i);
+        for (int j = 0; j < DC; j++)
+            got += (double)absorbed.data[j] * AT(c, p, j);
+        largest = fmax(largest, fabs(want));
+        if (p == T - 1)
+            at_t = fabs(want - got);
+        else
+            worst_past = fmax(worst_past, fabs(want - got));
+    }
+    ck_assert_msg(at_t <= 1e-5 * largest, "at p = t: %g", at_t);
+    ck_assert_msg(worst_past >= 0.2 * largest, "%g against %g", worst_past, largest);
+    Matrix *all[] = { &w, &q, &c, &k, &wt, &absorbed, &qt };
+    for (int a = 0; a < 7; a++)
+        matrix_free(all[a]);
+}
+END_TEST
+
+START_TEST(a_latent_cache_holds_d_c_plus_d_r_floats_a_position)
+{
+    Mla m = mla_new(MLA_MODEL, MLA_HEADS, MLA_HEAD, MLA_LATENT, MLA_ROPE, 54);
+    KvCache c = mla_cache_new(&m, 4 * decode_tile_slots(), 0);
+    ck_assert_uint_eq(decode_cache_bytes(&c),
+                      (size_t)4 * decode_tile_slots() * (MLA_LATENT + MLA_ROPE) * sizeof(float));
+    ck_assert(c.values == NULL);
+    decode_cache_free(&c);
+    mla_free(&m);
+}
+END_TEST
+
+START_TEST(a_latent_cache_refuses_a_shorter_format)
+{
+    const KvShape shape = { 1, 1, 8, 16, false, 0, DECODE_HALF, 0 };
+    KvCache c = decode_cache_make_latent(shape, 4, 0.0f);
+    decode_cache_free(&c);
+}
+END_TEST
 
 START_TEST(on_a_square_the_mask_is_the_causal_mask_of_chapter_3)
 {
@@ -971,6 +1146,13 @@ Suite *decode_suite(void)
     tcase_add_test(core, prefill_in_blocks_equals_the_full_pass_with_its_band);
     tcase_add_test(core, the_bias_by_distance_is_added_as_the_full_pass_adds_it);
     suite_add_tcase(suite, core);
+    TCase *latent = tcase_create("latent attention");
+    tcase_set_timeout(latent, 60);
+    tcase_add_test(latent, the_latent_reader_is_the_mqa_reader_of_keys_and_their_first_numbers);
+    tcase_add_test(latent, absorbed_naive_and_full_pass_agree_within_the_derived_tolerance);
+    tcase_add_test(latent, rotating_the_latent_breaks_absorption);
+    tcase_add_test(latent, a_latent_cache_holds_d_c_plus_d_r_floats_a_position);
+    suite_add_tcase(suite, latent);
     TCase *refused = tcase_create("refusals");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, a_full_cache_refuses_another_position, SIGABRT);
@@ -979,6 +1161,7 @@ Suite *decode_suite(void)
     tcase_add_test_raise_signal(refused, a_mask_refuses_more_queries_than_keys, SIGABRT);
     tcase_add_test_raise_signal(refused, the_sampler_refuses_a_negative_temperature, SIGABRT);
     tcase_add_test_raise_signal(refused, an_empty_cache_cannot_be_read, SIGABRT);
+    tcase_add_test_raise_signal(refused, a_latent_cache_refuses_a_shorter_format, SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }
