@@ -38,15 +38,6 @@ static void decode_sequence(const MultiHead *m, const DecodeRope *rope, Matrix x
  * d_R = d_head / 2. */
 enum { MLA_MODEL = 32, MLA_HEADS = 4, MLA_HEAD = 16, MLA_LATENT = 64, MLA_ROPE = 8 };
 
-static double largest_gap(Matrix a, Matrix b)
-{
-    double worst = 0.0;
-    for (size_t e = 0; e < (size_t)a.rows * (size_t)a.cols; e++)
-        if (fabs((double)a.data[e] - b.data[e]) > worst)
-            worst = fabs((double)a.data[e] - b.data[e]);
-    return worst;
-}
-
 static float random_number(Rng *rng)
 {
     return (float)(rng_uniform(rng) - 0.5);
@@ -127,9 +118,9 @@ START_TEST(absorbed_naive_and_full_pass_agree_within_the_derived_tolerance)
         if (fabs((double)full.data[e]) > largest)
             largest = fabs((double)full.data[e]);
     ck_assert_msg(tolerance < 0.05 * largest, "a tolerance of %g says nothing", tolerance);
-    const double d[3] = { largest_gap(absorbed, naive),
-                          largest_gap(absorbed, full),
-                          largest_gap(naive, full) };
+    const double d[3] = { matrix_largest_difference(absorbed, naive),
+                          matrix_largest_difference(absorbed, full),
+                          matrix_largest_difference(naive, full) };
     for (int k = 0; k < 3; k++)
         ck_assert_msg(d[k] <= tolerance, "pair %d: %g against %g", k, d[k], tolerance);
     ck_assert(d[0] > 0.0);          /* the sums are reassociated: not bit for bit */
@@ -140,7 +131,7 @@ START_TEST(absorbed_naive_and_full_pass_agree_within_the_derived_tolerance)
     for (int t = 0; t < T; t++)
         mla_step_absorbed(&m, &wrong, (Matrix){ 1, MLA_MODEL, &AT(x, t, 0) },
                           (Matrix){ 1, MLA_MODEL, &AT(absorbed, t, 0) });
-    ck_assert_msg(largest_gap(absorbed, full) > tolerance, "the wrong scale passes");
+    ck_assert_msg(matrix_largest_difference(absorbed, full) > tolerance, "the wrong scale passes");
     decode_cache_free(&wrong);
     Matrix *all[] = { &x, &full, &naive, &absorbed };
     for (int a = 0; a < 4; a++)
