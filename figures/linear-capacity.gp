@@ -10,9 +10,9 @@ set ylabel 'share read back (\%)'
 set xrange [1:last]
 set yrange [0:105]
 set ytics 0, 20, 100
-set key outside bottom center maxrows 1 height 1.5 nobox
+set key outside bottom center maxrows 2 height 1.5 nobox
 set arrow 1 from 1, 90 to last, 90 nohead lc rgb "#666666" lw 1.5 dt 3
 set arrow 2 from d, 0 to d, 100 nohead lc rgb "#666666" lw 1.5 dt 3
-plot data('linear-capacity') using 1:(100 * $2) with linespoints ls 1 title 'linear, $\phi = \mathrm{elu} + 1$', \
+plot data('linear-capacity') using 1:(100 * $2) with linespoints ls 1 title 'linear, $\phi = $ elu $+ 1$', \
      data('linear-capacity') using 1:(100 * $3) with linespoints ls 2 title 'linear, no $\phi$', \
      data('linear-capacity') using 1:(100 * $4) with linespoints ls 3 title 'delta, $\beta = 1$'
