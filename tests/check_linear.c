@@ -4,7 +4,8 @@
  * with one pair and with two; draws kept apart from a set never giving its sequences; the
  * capacity's closed forms (both rules exact on d orthonormal keys, the delta rule exact on its
  * last pair, linear attention's crosstalk variance (K - 1)/d); and the recurrent and parallel
- * forms of linear attention against each other, in double and in float. */
+ * forms of linear attention against each other, in double and in float; the MQAR model's
+ * read-out, gradient and shards (see the block before the suite). */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -469,6 +470,138 @@ START_TEST(draw_apart_refuses_a_set_that_holds_every_sequence)
 }
 END_TEST
 
+/* The MQAR model (section "The race on MQAR"): the read-out at the queries alone against the
+ * whole sequence's logits; the model's gradient against central differences for each mixer;
+ * the shards' sum against one pass over the whole batch. */
+enum { MODEL_BATCH = 3 };
+
+typedef struct {
+    MqarModel64 *model;
+    MqarWork64 *work;
+    const int *tokens, *labels;
+} ModelLoss;
+
+static double model_loss(void *context)
+{
+    ModelLoss *c = context;
+    return mqar_forward64(c->model, c->tokens, c->labels, c->work, NULL);
+}
+
+static const MqarShape small_task = { 24, 16, 2 };
+
+static void draw_batch(uint64_t stream, int *tokens, int *labels)
+{
+    Rng rng;
+    rng_seed(&rng, 14, stream);
+    for (int b = 0; b < MODEL_BATCH; b++)
+        mqar_draw(&rng, small_task, &tokens[b * small_task.length],
+                  &labels[b * small_task.length]);
+}
+
+static MqarModel64 started_model(MqarMixer mixer, uint64_t stream)
+{
+    MqarModel64 m = mqar_model_new64(small_task, 8, 2, mixer);
+    KitParam64 list[MQAR_MOST_PARAMS];
+    const int count = mqar_model_params64(&m, list);
+    Rng rng;
+    rng_seed(&rng, 15, stream);
+    kit_init64(list, count, &rng);
+    return m;
+}
+
+START_TEST(the_model_reads_out_the_queries_alone)
+{
+    int tokens[MODEL_BATCH * 16], labels[MODEL_BATCH * 16];
+    draw_batch(1, tokens, labels);
+    MqarModel64 m = started_model(MQAR_ATTENTION, 1);
+    MqarWork64 w = mqar_work_new64(&m, MODEL_BATCH);
+    int right = -1;
+    const double loss = mqar_forward64(&m, tokens, labels, &w, &right);
+    /* every row's logits, from the stack's last state, then the labelled rows picked */
+    const int rows = MODEL_BATCH * small_task.length, vocab = small_task.vocab;
+    Matrix64 all = matrix_new64(rows, vocab);
+    matrix_multiply64(w.stack.x[m.stack.layers], m.unembed, all);
+    double expected = 0.0;
+    int expected_right = 0, queries = 0;
+    for (int t = 0; t < rows; t++) {
+        if (labels[t] == MQAR_UNLABELLED)
+            continue;
+        double *row = &all.data[(size_t)t * vocab], most = row[0], sum = 0.0;
+        int best = 0;
+        for (int v = 1; v < vocab; v++)
+            if (row[v] > most) {
+                most = row[v];
+                best = v;
+            }
+        for (int v = 0; v < vocab; v++)
+            sum += exp(row[v] - most);
+        expected += most + log(sum) - row[labels[t]];
+        expected_right += best == labels[t];
+        queries++;
+    }
+    ck_assert_int_eq(queries, MODEL_BATCH * small_task.pairs);
+    ck_assert_double_eq_tol(loss, expected / queries, 1e-12);
+    ck_assert_int_eq(right, expected_right);
+    matrix_free64(&all);
+    mqar_work_free64(&w);
+    mqar_model_free64(&m);
+}
+END_TEST
+
+START_TEST(the_model_gradient_matches_central_differences)
+{
+    const MqarMixer mixer = (MqarMixer)_i;
+    int tokens[MODEL_BATCH * 16], labels[MODEL_BATCH * 16];
+    draw_batch(2, tokens, labels);
+    MqarModel64 m = started_model(mixer, 2);
+    MqarModel64 grad = mqar_model_new64(small_task, 8, 2, mixer);
+    MqarWork64 w = mqar_work_new64(&m, MODEL_BATCH);
+    const double weight = 1.0 / (MODEL_BATCH * small_task.pairs);
+    mqar_forward64(&m, tokens, labels, &w, NULL);
+    mqar_backward64(&m, tokens, &w, weight, &grad);
+    KitParam64 params[MQAR_MOST_PARAMS], gradient[MQAR_MOST_PARAMS];
+    const int count = mqar_model_params64(&m, params);
+    ck_assert_int_eq(mqar_model_params64(&grad, gradient), count);
+    ModelLoss context = { &m, &w, tokens, labels };
+    const KitCheck check = kit_gradient_check(params, gradient, count, model_loss,
+                                              &context, 1e-5);
+    ck_assert_msg(check.worst < 1e-6, "mixer %d: worst matrix %d differs by %g", mixer,
+                  check.worst_matrix, check.worst);
+    mqar_work_free64(&w);
+    mqar_model_free64(&grad);
+    mqar_model_free64(&m);
+}
+END_TEST
+
+START_TEST(the_shards_add_up_to_one_pass_over_the_batch)
+{
+    const MqarMixer mixer = (MqarMixer)_i;
+    int tokens[MODEL_BATCH * 16], labels[MODEL_BATCH * 16];
+    draw_batch(3, tokens, labels);
+    MqarModel64 m = started_model(mixer, 3);
+    MqarModel64 whole = mqar_model_new64(small_task, 8, 2, mixer);
+    MqarModel64 sharded = mqar_model_new64(small_task, 8, 2, mixer);
+    MqarWork64 w = mqar_work_new64(&m, MODEL_BATCH);
+    const double loss = mqar_forward64(&m, tokens, labels, &w, NULL);
+    mqar_backward64(&m, tokens, &w, 1.0 / (MODEL_BATCH * small_task.pairs), &whole);
+    MqarShards64 b = mqar_shards_new64(&m, MODEL_BATCH);
+    ck_assert_int_eq(b.shards, MODEL_BATCH);
+    ck_assert_double_eq_tol(mqar_gradient64(&b, &m, tokens, labels, &sharded), loss,
+                            1e-12);
+    KitParam64 one[MQAR_MOST_PARAMS], parts[MQAR_MOST_PARAMS];
+    const int count = mqar_model_params64(&whole, one);
+    mqar_model_params64(&sharded, parts);
+    for (int p = 0; p < count; p++)
+        ck_assert_double_le(relative_difference(parts[p].data, one[p].data,
+                                                one[p].rows * one[p].cols), 1e-12);
+    mqar_shards_free64(&b);
+    mqar_work_free64(&w);
+    mqar_model_free64(&sharded);
+    mqar_model_free64(&whole);
+    mqar_model_free64(&m);
+}
+END_TEST
+
 Suite *linear_suite(void)
 {
     Suite *suite = suite_create("linear");
@@ -491,6 +624,12 @@ Suite *linear_suite(void)
     tcase_add_test(forms, the_recurrent_and_parallel_forms_agree);
     tcase_add_test(forms, the_chunked_delta_rule_is_the_recurrent_one);
     suite_add_tcase(suite, forms);
+    TCase *model = tcase_create("model");
+    tcase_add_test(model, the_model_reads_out_the_queries_alone);
+    tcase_add_loop_test(model, the_model_gradient_matches_central_differences, 0,
+                        MQAR_MIXERS);
+    tcase_add_loop_test(model, the_shards_add_up_to_one_pass_over_the_batch, 0, MQAR_MIXERS);
+    suite_add_tcase(suite, model);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, draw_refuses_a_vocabulary_not_above_the_length,
