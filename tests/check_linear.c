@@ -601,6 +601,246 @@ START_TEST(the_shards_add_up_to_one_pass_over_the_batch)
     mqar_model_free64(&m);
 }
 END_TEST
+/* The rules as layers (section "The rules as layers"): each layer alone and a stack of two
+ * against central differences in double, every entry; a layer causal and its sequences apart;
+ * the float build against the double one. */
+typedef struct {
+    const KitMixer64 *mixer;
+    void *layer;
+    void *trace;
+    Matrix64 x, y, gain;
+    int length;
+} LayerCase;
+
+static double layer_loss(void *lc)
+{
+    LayerCase *c = lc;
+    c->mixer->forward(c->layer, c->x, c->length, c->trace, c->y);
+    double loss = 0.0;
+    for (int e = 0; e < c->y.rows * c->y.cols; e++)
+        loss += c->gain.data[e] * c->y.data[e];
+    return loss;
+}
+
+static void fill_normal(Rng *rng, Matrix64 m, double scale)
+{
+    for (int e = 0; e < m.rows * m.cols; e++)
+        m.data[e] = scale * rng_normal(rng);
+}
+
+/* One layer of d = 6 on two sequences of 7 tokens: the check covers the input and every
+ * matrix, with the strengths' bias moved off 0 so that its gradient is not special. */
+static double layer_check(const KitMixer64 *mixer, uint64_t seed)
+{
+    enum { D = 6, T = 7, B = 2, MOST = 10 };
+    Rng rng;
+    rng_seed(&rng, seed, 1);
+    LayerCase c = { mixer, mixer->make(D), NULL, matrix_new64(T * B, D),
+                    matrix_new64(T * B, D), matrix_new64(T * B, D), T };
+    void *grad = mixer->make(D);
+    c.trace = mixer->trace_make(c.layer, T, B);
+    KitParam64 p[MOST], g[MOST];
+    const int count = mixer->params(c.layer, p + 1) + 1;
+    ck_assert_int_eq(mixer->params(grad, g + 1) + 1, count);
+    kit_init64(p + 1, count - 1, &rng);
+    if (count == 10)
+        p[9].data[0] = 0.3;
+    fill_normal(&rng, c.x, 1.0);
+    fill_normal(&rng, c.gain, 1.0);
+    Matrix64 d_x = matrix_new64(T * B, D);
+    p[0] = kit_param64("X", c.x, KIT_TABLE, 1.0);
+    g[0] = kit_param64("X", d_x, KIT_TABLE, 1.0);
+    layer_loss(&c);
+    mixer->backward(c.layer, c.x, T, c.trace, c.gain, grad, d_x);
+    const KitCheck check = kit_gradient_check(p, g, count, layer_loss, &c, 1e-5);
+    ck_assert_int_eq(check.checked, T * B * D + (count == 10 ? 3 * 36 + 3 * 24 + 36 + 7
+                                                             : 3 * 36 + 3 * 24 + 36));
+    mixer->trace_destroy(c.trace);
+    mixer->destroy(c.layer);
+    mixer->destroy(grad);
+    Matrix64 *all[] = { &c.x, &c.y, &c.gain, &d_x };
+    for (int a = 0; a < 4; a++)
+        matrix_free64(all[a]);
+    return check.worst;
+}
+
+START_TEST(each_layer_passes_the_gradient_check)
+{
+    ck_assert_double_le(layer_check(&linear_mixer64, 41), 1e-6);
+    ck_assert_double_le(layer_check(&delta_mixer64, 42), 1e-6);
+}
+END_TEST
+
+/* A stack of two layers, loss sum G * (the last state of the stream). */
+typedef struct {
+    KitStack64 stack;
+    KitStackWork64 work;
+    Matrix64 gain;
+} MixedCase;
+
+static double mixed_loss(void *mc)
+{
+    MixedCase *c = mc;
+    kit_stack_forward64(&c->stack, &c->work);
+    const Matrix64 last = c->work.x[c->stack.layers];
+    double loss = 0.0;
+    for (int e = 0; e < last.rows * last.cols; e++)
+        loss += c->gain.data[e] * last.data[e];
+    return loss;
+}
+
+static double stack_check(const KitMixer64 *mixer, uint64_t seed)
+{
+    enum { D = 5, T = 6, B = 2, MOST = 1 + 2 * 9 };
+    Rng rng;
+    rng_seed(&rng, seed, 1);
+    MixedCase c = { kit_stack_new_mixed64(2, D, mixer), { 0 }, matrix_new64(T * B, D) };
+    KitStack64 grad = kit_stack_new_mixed64(2, D, mixer);
+    c.work = kit_stack_work_new64(&c.stack, T, B);
+    KitParam64 p[MOST], g[MOST];
+    const int count = kit_stack_params64(&c.stack, p + 1) + 1;
+    ck_assert_int_eq(kit_stack_params64(&grad, g + 1) + 1, count);
+    ck_assert_int_eq(count, 1 + 2 * mixer->params(c.stack.mixed[0], NULL));
+    kit_init64(p + 1, count - 1, &rng);
+    fill_normal(&rng, c.work.x[0], 1.0);
+    fill_normal(&rng, c.gain, 1.0);
+    Matrix64 d_x = matrix_new64(T * B, D);
+    p[0] = kit_param64("X", c.work.x[0], KIT_TABLE, 1.0);
+    g[0] = kit_param64("X", d_x, KIT_TABLE, 1.0);
+    mixed_loss(&c);
+    memcpy(d_x.data, c.gain.data, sizeof(double) * T * B * D);
+    kit_stack_backward64(&c.stack, &c.work, d_x, &grad);
+    const KitCheck check = kit_gradient_check(p, g, count, mixed_loss, &c, 1e-5);
+    kit_stack_work_free64(&c.work);
+    kit_stack_free64(&c.stack);
+    kit_stack_free64(&grad);
+    matrix_free64(&c.gain);
+    matrix_free64(&d_x);
+    return check.worst;
+}
+
+START_TEST(a_stack_of_two_layers_passes_the_gradient_check)
+{
+    ck_assert_double_le(stack_check(&linear_mixer64, 43), 1e-6);
+    ck_assert_double_le(stack_check(&delta_mixer64, 44), 1e-6);
+}
+END_TEST
+
+/* Changing token 3 of the second sequence changes no output of the first sequence and none
+ * of the second before token 3, and does change token 3's. */
+static void check_causal(const KitMixer64 *mixer)
+{
+    enum { D = 8, T = 9, B = 2 };
+    Rng rng;
+    rng_seed(&rng, 45, 1);
+    void *layer = mixer->make(D), *trace = mixer->trace_make(layer, T, B);
+    KitParam64 p[9];
+    kit_init64(p, mixer->params(layer, p), &rng);
+    Matrix64 x = matrix_new64(T * B, D), y = matrix_new64(T * B, D),
+             y2 = matrix_new64(T * B, D);
+    fill_normal(&rng, x, 1.0);
+    mixer->forward(layer, x, T, trace, y);
+    AT(x, T + 3, 2) += 0.5;
+    mixer->forward(layer, x, T, trace, y2);
+    for (int r = 0; r < T * B; r++)
+        for (int c = 0; c < D; c++)
+            if (r < T + 3)
+                ck_assert(AT(y, r, c) == AT(y2, r, c));
+    double changed = 0.0;
+    for (int c = 0; c < D; c++)
+        changed = fmax(changed, fabs(AT(y, T + 3, c) - AT(y2, T + 3, c)));
+    ck_assert_double_gt(changed, 1e-6);
+    mixer->trace_destroy(trace);
+    mixer->destroy(layer);
+    matrix_free64(&x);
+    matrix_free64(&y);
+    matrix_free64(&y2);
+}
+
+START_TEST(a_layer_is_causal_and_keeps_its_sequences_apart)
+{
+    check_causal(&linear_mixer64);
+    check_causal(&delta_mixer64);
+}
+END_TEST
+
+/* One forward and backward pass in both widths on the same parameters and input. */
+static void check_widths(const KitMixer64 *wide, const KitMixer32 *slim)
+{
+    enum { D = 16, T = 24, B = 2, ROWS = T * B };
+    Rng rng;
+    rng_seed(&rng, 46, 1);
+    void *l64 = wide->make(D), *g64 = wide->make(D), *l32 = slim->make(D),
+         *g32 = slim->make(D);
+    void *t64 = wide->trace_make(l64, T, B), *t32 = slim->trace_make(l32, T, B);
+    KitParam64 p64[9], d64[9];
+    KitParam32 p32[9], d32[9];
+    const int count = wide->params(l64, p64);
+    wide->params(g64, d64);
+    slim->params(l32, p32);
+    slim->params(g32, d32);
+    kit_init64(p64, count, &rng);
+    kit_narrow(p64, p32, count);
+    kit_widen(p32, p64, count);
+    Matrix64 x = matrix_new64(ROWS, D), y = matrix_new64(ROWS, D), gain = matrix_new64(ROWS, D),
+             d_x = matrix_new64(ROWS, D), y_wide = matrix_new64(ROWS, D),
+             dx_wide = matrix_new64(ROWS, D);
+    Matrix32 x32 = matrix_new32(ROWS, D), y32 = matrix_new32(ROWS, D),
+             gain32 = matrix_new32(ROWS, D), dx32 = matrix_new32(ROWS, D);
+    for (int e = 0; e < ROWS * D; e++) {
+        x32.data[e] = (float)rng_normal(&rng);
+        gain32.data[e] = (float)rng_normal(&rng);
+    }
+    matrix_widen(x32, x);
+    matrix_widen(gain32, gain);
+    wide->forward(l64, x, T, t64, y);
+    slim->forward(l32, x32, T, t32, y32);
+    wide->backward(l64, x, T, t64, gain, g64, d_x);
+    slim->backward(l32, x32, T, t32, gain32, g32, dx32);
+    matrix_widen(y32, y_wide);
+    matrix_widen(dx32, dx_wide);
+    const double out = relative_difference(y_wide.data, y.data, ROWS * D);
+    const double in = relative_difference(dx_wide.data, d_x.data, ROWS * D);
+    ck_assert_double_le(out, 1e-5);
+    ck_assert_double_gt(out, 0.0);
+    ck_assert_double_le(in, 1e-4);
+    ck_assert_double_gt(in, 0.0);
+    for (int q = 0; q < count; q++) {
+        const double gap = kit_widths_difference(&d32[q], &d64[q], 1);
+        ck_assert_double_le(gap, 1e-4);
+        ck_assert_double_gt(gap, 0.0);
+    }
+    wide->trace_destroy(t64);
+    slim->trace_destroy(t32);
+    wide->destroy(l64);
+    wide->destroy(g64);
+    slim->destroy(l32);
+    slim->destroy(g32);
+    Matrix64 *all64[] = { &x, &y, &gain, &d_x, &y_wide, &dx_wide };
+    for (int a = 0; a < 6; a++)
+        matrix_free64(all64[a]);
+    Matrix32 *all32[] = { &x32, &y32, &gain32, &dx32 };
+    for (int a = 0; a < 4; a++)
+        matrix_free32(all32[a]);
+}
+
+START_TEST(the_float_layers_agree_with_the_double_layers)
+{
+    check_widths(&linear_mixer64, &linear_mixer32);
+    check_widths(&delta_mixer64, &delta_mixer32);
+}
+END_TEST
+
+static TCase *layers_tcase(void)
+{
+    TCase *layers = tcase_create("layers");
+    tcase_set_timeout(layers, 60);
+    tcase_add_test(layers, each_layer_passes_the_gradient_check);
+    tcase_add_test(layers, a_stack_of_two_layers_passes_the_gradient_check);
+    tcase_add_test(layers, a_layer_is_causal_and_keeps_its_sequences_apart);
+    tcase_add_test(layers, the_float_layers_agree_with_the_double_layers);
+    return layers;
+}
 
 Suite *linear_suite(void)
 {
@@ -630,6 +870,7 @@ Suite *linear_suite(void)
                         MQAR_MIXERS);
     tcase_add_loop_test(model, the_shards_add_up_to_one_pass_over_the_batch, 0, MQAR_MIXERS);
     suite_add_tcase(suite, model);
+    suite_add_tcase(suite, layers_tcase());
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
     tcase_add_test_raise_signal(refused, draw_refuses_a_vocabulary_not_above_the_length,
