@@ -3,8 +3,10 @@
  * labels only at the queries, fillers 0); the law of the query slots by Pearson's chi-square
  * with one pair and with two; draws kept apart from a set never giving its sequences; the
  * capacity's closed forms (both rules exact on d orthonormal keys, the delta rule exact on its
- * last pair, linear attention's crosstalk variance (K - 1)/d); and the recurrent and parallel
- * forms of linear attention against each other, in double and in float. */
+ * last pair, linear attention's crosstalk variance (K - 1)/d), and the capacity's writes and
+ * count of right answers against the obvious loops; the recurrent and parallel forms of linear
+ * attention against each other, in double and in float; and the delta rule's chunked form
+ * against its recurrent one, within the chapter's estimate of the rounding. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
