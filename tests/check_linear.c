@@ -677,9 +677,10 @@ START_TEST(the_shards_add_up_to_one_pass_over_the_batch)
     mqar_model_free64(&m);
 }
 END_TEST
-/* The rules as layers (section "The rules as layers"): each layer alone and a stack of two
- * against central differences in double, every entry; a layer causal and its sequences apart;
- * the float build against the double one. */
+/* The rules as layers (section "The rules as layers"): the layer's sweeps against the
+ * chapter's recurrent forms; each layer alone and a stack of two against central differences
+ * in double, every entry; a layer causal and its sequences apart; the float build against the
+ * double one. */
 typedef struct {
     const KitMixer64 *mixer;
     void *layer;
@@ -803,7 +804,8 @@ START_TEST(a_stack_of_two_layers_passes_the_gradient_check)
 END_TEST
 
 /* Changing token 3 of the second sequence changes no output of the first sequence and none
- * of the second before token 3, and does change token 3's. */
+ * of the second before token 3, and does change token 3's; changing the last token of the
+ * first sequence changes nothing in the second. */
 static void check_causal(const KitMixer64 *mixer)
 {
     enum { D = 8, T = 9, B = 2 };
@@ -825,6 +827,15 @@ static void check_causal(const KitMixer64 *mixer)
     double changed = 0.0;
     for (int c = 0; c < D; c++)
         changed = fmax(changed, fabs(AT(y, T + 3, c) - AT(y2, T + 3, c)));
+    ck_assert_double_gt(changed, 1e-6);
+    AT(x, T - 1, 5) -= 0.5;
+    mixer->forward(layer, x, T, trace, y);
+    for (int r = T; r < T * B; r++)
+        for (int c = 0; c < D; c++)
+            ck_assert(AT(y, r, c) == AT(y2, r, c));
+    changed = 0.0;
+    for (int c = 0; c < D; c++)
+        changed = fmax(changed, fabs(AT(y, T - 1, c) - AT(y2, T - 1, c)));
     ck_assert_double_gt(changed, 1e-6);
     mixer->trace_destroy(trace);
     mixer->destroy(layer);
@@ -907,10 +918,55 @@ START_TEST(the_float_layers_agree_with_the_double_layers)
 }
 END_TEST
 
+/* The layer's own sweeps give the outputs of the chapter's recurrent forms on the rule's
+ * inputs the trace keeps: linear_recurrent with the normaliser, delta_recurrent from zero. */
+static void check_sweeps(const KitMixer64 *mixer, bool delta)
+{
+    enum { D = 12, T = 30, B = 3 };
+    Rng rng;
+    rng_seed(&rng, 47, 1);
+    void *layer = mixer->make(D), *trace = mixer->trace_make(layer, T, B);
+    KitParam64 p[9];
+    kit_init64(p, mixer->params(layer, p), &rng);
+    Matrix64 x = matrix_new64(T * B, D), y = matrix_new64(T * B, D),
+             o = matrix_new64(T, D), state = matrix_new64(D, D);
+    fill_normal(&rng, x, 1.0);
+    mixer->forward(layer, x, T, trace, y);
+    const RuleTrace64 *t = trace;
+    for (int b = 0; b < B; b++) {
+        const size_t at = (size_t)b * T * D;
+        const Matrix64 q = { T, D, t->q.data + at }, k = { T, D, t->k.data + at },
+                       v = { T, D, t->v.data + at }, mine = { T, D, t->o.data + at };
+        matrix_zero64(state);
+        if (delta)
+            delta_recurrent64(q, k, v, &t->beta.data[b * T], state, o);
+        else
+            linear_recurrent64(q, k, v, true, o);
+        double largest = 0.0;
+        for (int e = 0; e < T * D; e++)
+            largest = fmax(largest, fabs(o.data[e]));
+        ck_assert_double_gt(largest, 0.0);
+        ck_assert_double_le(matrix64_largest_difference(o, mine), 1e-12 * largest);
+    }
+    mixer->trace_destroy(trace);
+    mixer->destroy(layer);
+    Matrix64 *all[] = { &x, &y, &o, &state };
+    for (int a = 0; a < 4; a++)
+        matrix_free64(all[a]);
+}
+
+START_TEST(the_layers_sweeps_are_the_chapters_recurrent_forms)
+{
+    check_sweeps(&linear_mixer64, false);
+    check_sweeps(&delta_mixer64, true);
+}
+END_TEST
+
 static TCase *layers_tcase(void)
 {
     TCase *layers = tcase_create("layers");
     tcase_set_timeout(layers, 60);
+    tcase_add_test(layers, the_layers_sweeps_are_the_chapters_recurrent_forms);
     tcase_add_test(layers, each_layer_passes_the_gradient_check);
     tcase_add_test(layers, a_stack_of_two_layers_passes_the_gradient_check);
     tcase_add_test(layers, a_layer_is_causal_and_keeps_its_sequences_apart);
