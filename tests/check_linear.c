@@ -390,7 +390,7 @@ static void compare_forms(int n, int dk, int dv, bool normalise)
         q32.data[e] = (float)q.data[e], k32.data[e] = (float)k.data[e];
     }
     for (int e = 0; e < n * dv; e++)
-        v.data[e] = rng_normal(&rng), v32.data[e] = (float)v.data[e];
+        v.data[e] = fabs(rng_normal(&rng)), v32.data[e] = (float)v.data[e];
     linear_recurrent64(q, k, v, normalise, a);
     linear_parallel64(q, k, v, normalise, b);
     linear_recurrent32(q32, k32, v32, normalise, a32);
