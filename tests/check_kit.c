@@ -4,7 +4,8 @@
  * against chapter 5's float one, its backward pass against central differences on odd shapes
  * with every option (mask, bias by distance, a turn), the causal layer sending no gradient
  * from a loss on early outputs to later inputs, the initialiser, Adam against its formula,
- * the gradient check finding a wrong gradient, and the float build against the double one. */
+ * the gradient check finding a wrong gradient, the float build against the double one, a
+ * stack of a test mixer against the same computed by hand, and the stack's parameter list. */
 #include <check.h>
 #include <math.h>
 #include <signal.h>
@@ -670,6 +671,178 @@ START_TEST(the_float_stack_agrees_with_the_double_stack_to_float_rounding)
 }
 END_TEST
 
+/* A stack built with a mixer runs the mixer in every layer.  The test mixer is y = x A, with
+ * a trace that remembers the shape it was made for; two layers of it on the residual stream
+ * are computed here by hand, forward and backward. */
+typedef struct {
+    int d;
+    Matrix64 a;
+} TestMixer;
+
+static void *test_mixer_make(int d_model)
+{
+    TestMixer *m = malloc(sizeof *m);
+    ck_assert_ptr_nonnull(m);
+    *m = (TestMixer){ d_model, matrix_new64(d_model, d_model) };
+    return m;
+}
+
+static void test_mixer_destroy(void *mixer)
+{
+    TestMixer *m = mixer;
+    matrix_free64(&m->a);
+    free(m);
+}
+
+static int test_mixer_params(void *mixer, KitParam64 *list)
+{
+    TestMixer *m = mixer;
+    if (list != NULL)
+        list[0] = kit_param64("A", m->a, KIT_WEIGHT, 0.25);
+    return 1;
+}
+
+static void *test_mixer_trace_make(const void *mixer, int length, int sequences)
+{
+    (void)mixer;
+    int *rows = malloc(sizeof *rows);
+    ck_assert_ptr_nonnull(rows);
+    *rows = length * sequences;
+    return rows;
+}
+
+static void test_mixer_forward(const void *mixer, Matrix64 x, int length, void *trace,
+                               Matrix64 y)
+{
+    const TestMixer *m = mixer;
+    ck_assert_int_eq(*(int *)trace, x.rows);
+    ck_assert_int_eq(x.rows % length, 0);
+    matrix_multiply64(x, m->a, y);
+}
+
+static void test_mixer_backward(const void *mixer, Matrix64 x, int length, void *trace,
+                                Matrix64 d_y, void *grad, Matrix64 d_x)
+{
+    const TestMixer *m = mixer;
+    ck_assert_int_eq(*(int *)trace, x.rows);
+    ck_assert_int_eq(x.rows % length, 0);
+    matrix_zero64(d_x);
+    product_backward64(x, m->a, d_y, ((TestMixer *)grad)->a, d_x);
+}
+
+static const KitMixer64 test_mixer = { "x A", test_mixer_make, test_mixer_destroy,
+                                       test_mixer_params, test_mixer_trace_make, free,
+                                       test_mixer_forward, test_mixer_backward };
+
+/* c = a b, or c = a b^T, by the triple loop; d x d matrices times rows x d */
+static void by_hand(const Matrix64 a, const Matrix64 b, bool transpose, Matrix64 c)
+{
+    for (int i = 0; i < c.rows; i++)
+        for (int j = 0; j < c.cols; j++) {
+            double sum = 0.0;
+            for (int p = 0; p < a.cols; p++)
+                sum += AT(a, i, p) * (transpose ? AT(b, j, p) : AT(b, p, j));
+            AT(c, i, j) = sum;
+        }
+}
+
+START_TEST(a_mixed_stack_is_its_mixers_on_the_stream_forward_and_backward)
+{
+    enum { LAYERS = 2, D = 5, T = 4, B = 3, ROWS = T * B };
+    Rng rng;
+    rng_seed(&rng, 37, 1);
+    KitStack64 s = kit_stack_new_mixed64(LAYERS, D, &test_mixer),
+               grad = kit_stack_new_mixed64(LAYERS, D, &test_mixer);
+    ck_assert_ptr_null(s.layer);
+    ck_assert_ptr_null(s.bias);
+    KitParam64 p[LAYERS], g[LAYERS];
+    ck_assert_int_eq(kit_stack_params64(&s, NULL), LAYERS);
+    ck_assert_int_eq(kit_stack_params64(&s, p), LAYERS);
+    ck_assert_int_eq(kit_stack_params64(&grad, g), LAYERS);
+    for (int l = 0; l < LAYERS; l++) {
+        ck_assert_ptr_eq(p[l].data, ((TestMixer *)s.mixed[l])->a.data);
+        ck_assert_ptr_eq(g[l].data, ((TestMixer *)grad.mixed[l])->a.data);
+        ck_assert_str_eq(p[l].name, "A");
+        ck_assert_double_eq(p[l].scale, 0.25);
+    }
+    kit_init64(p, LAYERS, &rng);
+    KitStackWork64 w = kit_stack_work_new64(&s, T, B);
+    ck_assert_ptr_null(w.trace);
+    Matrix64 d_x = matrix_new64(ROWS, D), gain = matrix_new64(ROWS, D);
+    for (int e = 0; e < ROWS * D; e++) {
+        w.x[0].data[e] = rng_normal(&rng);
+        gain.data[e] = d_x.data[e] = rng_normal(&rng);
+    }
+    kit_stack_forward64(&s, &w);
+    kit_stack_backward64(&s, &w, d_x, &grad);
+    const Matrix64 a1 = ((TestMixer *)s.mixed[0])->a, a2 = ((TestMixer *)s.mixed[1])->a;
+    Matrix64 x1 = matrix_new64(ROWS, D), x2 = matrix_new64(ROWS, D),
+             d1 = matrix_new64(ROWS, D), d0 = matrix_new64(ROWS, D),
+             grad1 = matrix_new64(D, D), grad2 = matrix_new64(D, D);
+    by_hand(w.x[0], a1, false, x1);           /* x1 = x0 + x0 A1 */
+    matrix_add64(w.x[0], x1);
+    by_hand(x1, a2, false, x2);               /* x2 = x1 + x1 A2 */
+    matrix_add64(x1, x2);
+    ck_assert_double_le(matrix64_largest_difference(x1, w.x[1]), 1e-12);
+    ck_assert_double_le(matrix64_largest_difference(x2, w.x[2]), 1e-12);
+    by_hand(gain, a2, true, d1);              /* d1 = g + g A2^T */
+    matrix_add64(gain, d1);
+    by_hand(d1, a1, true, d0);                /* d0 = d1 + d1 A1^T */
+    matrix_add64(d1, d0);
+    for (int i = 0; i < D; i++)               /* dA1 = x0^T d1, dA2 = x1^T g */
+        for (int j = 0; j < D; j++)
+            for (int r = 0; r < ROWS; r++) {
+                AT(grad1, i, j) += AT(w.x[0], r, i) * AT(d1, r, j);
+                AT(grad2, i, j) += AT(x1, r, i) * AT(gain, r, j);
+            }
+    ck_assert_double_le(matrix64_largest_difference(d0, d_x), 1e-12);
+    ck_assert_double_le(matrix64_largest_difference(grad1, ((TestMixer *)grad.mixed[0])->a),
+                        1e-12);
+    ck_assert_double_le(matrix64_largest_difference(grad2, ((TestMixer *)grad.mixed[1])->a),
+                        1e-12);
+    ck_assert_double_gt(matrix64_largest_difference(d0, gain), 0.1);
+    Matrix64 *all[] = { &x1, &x2, &d1, &d0, &grad1, &grad2, &d_x, &gain };
+    for (int k = 0; k < 8; k++)
+        matrix_free64(all[k]);
+    kit_stack_work_free64(&w);
+    kit_stack_free64(&s);
+    kit_stack_free64(&grad);
+}
+END_TEST
+
+/* The attention stack's list: four weights a layer as chapter 12 names and scales them, then
+ * the bias by distance when it has columns, at scale 0; none without columns. */
+START_TEST(stack_params_lists_every_matrix_in_its_order)
+{
+    enum { D = 8, HEADS = 2, T = 6 };
+    KitStack64 s = kit_stack_new64(2, D, HEADS, T), plain = kit_stack_new64(3, D, HEADS, 0);
+    KitParam64 list[12];
+    ck_assert_int_eq(kit_stack_params64(&s, NULL), 10);
+    ck_assert_int_eq(kit_stack_params64(&s, list), 10);
+    static const char *const names[10] = { "W_Q1", "W_K1", "W_V1", "W_O1", "b1",
+                                           "W_Q2", "W_K2", "W_V2", "W_O2", "b2" };
+    for (int l = 0; l < 2; l++) {
+        const Matrix64 m[5] = { s.layer[l].w_query, s.layer[l].w_key, s.layer[l].w_value,
+                                s.layer[l].w_out, s.bias[l] };
+        for (int k = 0; k < 5; k++) {
+            const KitParam64 e = list[5 * l + k];
+            ck_assert_str_eq(e.name, names[5 * l + k]);
+            ck_assert_ptr_eq(e.data, m[k].data);
+            ck_assert_int_eq(e.rows, m[k].rows);
+            ck_assert_int_eq(e.cols, m[k].cols);
+            ck_assert_int_eq(e.role, k < 4 ? KIT_WEIGHT : KIT_BIAS);
+            ck_assert_double_eq(e.scale, k < 4 ? 1.0 / sqrt((double)D) : 0.0);
+        }
+    }
+    ck_assert_int_eq(kit_stack_params64(&plain, NULL), 12);
+    ck_assert_int_eq(kit_stack_params64(&plain, list), 12);
+    ck_assert_str_eq(list[11].name, "W_O3");
+    ck_assert_ptr_eq(list[8].data, plain.layer[2].w_query.data);
+    kit_stack_free64(&s);
+    kit_stack_free64(&plain);
+}
+END_TEST
+
 /* The distance of two widths is rho of the worst matrix: here the second, 0.5 / 4.5. */
 START_TEST(the_widths_difference_is_the_worst_matrix_rho)
 {
@@ -742,6 +915,8 @@ Suite *kit_suite(void)
     tcase_add_test(layer, stack_is_its_layers_on_the_stream_and_passes_the_gradient_check);
     tcase_add_test(layer, the_float_stack_agrees_with_the_double_stack_to_float_rounding);
     tcase_add_test(layer, the_widths_difference_is_the_worst_matrix_rho);
+    tcase_add_test(layer, a_mixed_stack_is_its_mixers_on_the_stream_forward_and_backward);
+    tcase_add_test(layer, stack_params_lists_every_matrix_in_its_order);
     suite_add_tcase(suite, layer);
     TCase *training = tcase_create("training");
     tcase_add_test(training, init_draws_each_matrix_at_its_scale_in_order);
