@@ -19,8 +19,9 @@ set xrange [N_min / 1.3 : N_max * 1.3]
 set xtics (128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 if (FOUND_max > 0) {
     set arrow 1 from CROSS_max, graph 0 to CROSS_max, graph 1 nohead ls 6
-    set label 1 sprintf('crossover, $n \approx %.0f$', CROSS_max) at CROSS_max, AT_max \
-        point pt 6 ps 1.6 offset 1, -1.2
+    set label 1 '' at CROSS_max, AT_max point pt 6 ps 1.6
+    set label 2 sprintf('crossover, $n \approx %.0f$', CROSS_max) at CROSS_max, graph 0.07 \
+        left offset 0.6, 0
 }
 plot f using 1:2 with linespoints ls 1 title '\texttt{flash}', \
      f using 1:3 with linespoints ls 2 title 'chunked delta rule'
