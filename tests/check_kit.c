@@ -894,6 +894,14 @@ START_TEST(multihead64_refuses_heads_that_split_the_width_unevenly)
 }
 END_TEST
 
+START_TEST(a_mixed_stack_refuses_a_mixer_without_its_backward_pass)
+{
+    KitMixer64 half = test_mixer;
+    half.backward = NULL;
+    kit_stack_new_mixed64(2, 4, &half);
+}
+END_TEST
+
 Suite *kit_suite(void)
 {
     Suite *suite = suite_create("kit");
@@ -929,6 +937,8 @@ Suite *kit_suite(void)
     tcase_add_test_raise_signal(refused, multihead64_refuses_heads_that_split_the_width_unevenly, SIGABRT);
     tcase_add_test_raise_signal(refused, largest_difference_refuses_unequal_shapes, SIGABRT);
     tcase_add_test_raise_signal(refused, a_bias_without_the_mask_is_refused, SIGABRT);
+    tcase_add_test_raise_signal(refused, a_mixed_stack_refuses_a_mixer_without_its_backward_pass,
+                                SIGABRT);
     suite_add_tcase(suite, refused);
     return suite;
 }

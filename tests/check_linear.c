@@ -962,6 +962,15 @@ START_TEST(the_layers_sweeps_are_the_chapters_recurrent_forms)
 }
 END_TEST
 
+/* A layer refuses an input whose length is not its trace's. */
+START_TEST(a_layer_refuses_a_trace_of_another_length)
+{
+    void *layer = delta_mixer64.make(4), *trace = delta_mixer64.trace_make(layer, 5, 2);
+    Matrix64 x = matrix_new64(12, 4), y = matrix_new64(12, 4);
+    delta_mixer64.forward(layer, x, 6, trace, y);
+}
+END_TEST
+
 static TCase *layers_tcase(void)
 {
     TCase *layers = tcase_create("layers");
@@ -1015,6 +1024,7 @@ Suite *linear_suite(void)
                                 SIGABRT);
     tcase_add_test_raise_signal(refused, draw_apart_refuses_a_set_that_holds_every_sequence,
                                 SIGABRT);
+    tcase_add_test_raise_signal(refused, a_layer_refuses_a_trace_of_another_length, SIGABRT);
     suite_add_tcase(suite, refused);
     linear_fast_tcases(suite);
     return suite;
