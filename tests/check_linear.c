@@ -983,6 +983,8 @@ static TCase *layers_tcase(void)
     return layers;
 }
 
+void linear_fast_tcases(Suite *suite);
+
 Suite *linear_suite(void)
 {
     Suite *suite = suite_create("linear");
@@ -1024,5 +1026,186 @@ Suite *linear_suite(void)
                                 SIGABRT);
     tcase_add_test_raise_signal(refused, a_layer_refuses_a_trace_of_another_length, SIGABRT);
     suite_add_tcase(suite, refused);
+    linear_fast_tcases(suite);
     return suite;
+}
+
+/* The fast chunked kernel (section "What each costs"): against the chapter's recurrent and
+ * chunked forms in double, and the chunked form in float, from a random state, on unit keys and
+ * queries and strengths in (0, 1), at lengths that are no multiple of a chunk, for every chunk
+ * this build allows; relative to the largest output and to the largest entry of the state,
+ * within the chunked form's estimate tau (section "How far apart the two forms may be") of the
+ * forms in double, and within 2 tau of the chunked form in float, which rounds on its own. */
+static double relative(const double *a, const float *b, int count)
+{
+    double largest = 0.0, gap = 0.0;
+    for (int e = 0; e < count; e++) {
+        largest = fabs(a[e]) > largest ? fabs(a[e]) : largest;
+        gap = fabs(a[e] - b[e]) > gap ? fabs(a[e] - b[e]) : gap;
+    }
+    return gap / largest;
+}
+
+static double fast_gap(const Matrix64 *a, const Matrix64 *s, const Matrix32 *b,
+                       const Matrix32 *t)
+{
+    const double outputs = relative(a->data, b->data, a->rows * a->cols);
+    const double state = relative(s->data, t->data, s->rows * s->cols);
+    return outputs > state ? outputs : state;
+}
+
+static void compare_fast(int n, int d, int chunk)
+{
+    Rng rng;
+    rng_seed(&rng, 14, 500 + (uint64_t)n + (uint64_t)d);
+    Matrix64 q = matrix_new64(n, d), k = matrix_new64(n, d), v = matrix_new64(n, d);
+    Matrix64 s0 = matrix_new64(d, d), s1 = matrix_new64(d, d), s2 = matrix_new64(d, d);
+    Matrix64 a = matrix_new64(n, d), b = matrix_new64(n, d);
+    double *beta = malloc((size_t)n * sizeof *beta);
+    float *beta32 = malloc((size_t)n * sizeof *beta32);
+    random_rows(&rng, q, true);
+    random_rows(&rng, k, true);
+    random_rows(&rng, v, false);
+    random_rows(&rng, s0, false);
+    for (int t = 0; t < n; t++)
+        beta[t] = rng_uniform(&rng), beta32[t] = (float)beta[t];
+    memcpy(s1.data, s0.data, sizeof(double) * d * d);
+    memcpy(s2.data, s0.data, sizeof(double) * d * d);
+    delta_recurrent64(q, k, v, beta, s1, a);
+    delta_chunked64(q, k, v, beta, chunk, s2, b);
+    Matrix32 q32 = narrow(q), k32 = narrow(k), v32 = narrow(v), o32 = narrow(a);
+    Matrix32 c32 = narrow(a), t32 = narrow(s0), u32 = narrow(s0);
+    delta_fast(q32, k32, v32, beta32, chunk, 2, t32, o32);
+    delta_chunked32(q32, k32, v32, beta32, chunk, u32, c32);
+    const double bound = delta_chunked_tolerance32(d, chunk);
+    ck_assert_double_le(fast_gap(&a, &s1, &o32, &t32), bound);
+    ck_assert_double_le(fast_gap(&b, &s2, &o32, &t32), bound);
+    Matrix64 fast = matrix_new64(n, d), state = matrix_new64(d, d);
+    for (int e = 0; e < n * d; e++)
+        fast.data[e] = o32.data[e];
+    for (int e = 0; e < d * d; e++)
+        state.data[e] = t32.data[e];
+    ck_assert_double_le(fast_gap(&fast, &state, &c32, &u32), 2 * bound);
+    Matrix64 *all[] = { &q, &k, &v, &s0, &s1, &s2, &a, &b, &fast, &state };
+    for (size_t m = 0; m < sizeof all / sizeof *all; m++)
+        matrix_free64(all[m]);
+    Matrix32 *all32[] = { &q32, &k32, &v32, &o32, &c32, &t32, &u32 };
+    for (size_t m = 0; m < sizeof all32 / sizeof *all32; m++)
+        matrix_free32(all32[m]);
+    free(beta);
+    free(beta32);
+}
+
+START_TEST(the_fast_kernel_is_the_chunked_form)
+{
+    int sizes[DELTA_FAST_MOST_CHUNKS];
+    const int count = delta_fast_chunks(sizes), lengths[] = { 1, 56, 211, 400 };
+    ck_assert_int_ge(count, 1);
+    for (int c = 0; c < count; c++) {
+        ck_assert(delta_fast_supports(32, sizes[c]) && sizes[c] % 8 == 0);
+        for (int i = 0; i < 4; i++)
+            compare_fast(lengths[i], 32, sizes[c]);
+        compare_fast(211, 64, sizes[c]);
+    }
+}
+END_TEST
+
+/* Each chunk and each slice of columns is computed the same way whichever thread takes it. */
+START_TEST(the_fast_kernel_gives_the_same_bits_on_any_threads)
+{
+    enum { N = 211, D = 64 };
+    int sizes[DELTA_FAST_MOST_CHUNKS];
+    delta_fast_chunks(sizes);
+    Rng rng;
+    rng_seed(&rng, 14, 600);
+    Matrix32 q = matrix_new_normal(N, D, &rng, 0.125f);
+    Matrix32 k = matrix_new_normal(N, D, &rng, 0.125f);
+    Matrix32 v = matrix_new_normal(N, D, &rng, 1.0f);
+    Matrix32 s0 = matrix_new_normal(D, D, &rng, 1.0f);
+    float beta[N];
+    for (int t = 0; t < N; t++)
+        beta[t] = (float)rng_uniform(&rng);
+    Matrix32 out[3], state[3];
+    for (int threads = 1; threads <= 3; threads++) {
+        out[threads - 1] = matrix_new32(N, D);
+        state[threads - 1] = matrix_new32(D, D);
+        memcpy(state[threads - 1].data, s0.data, sizeof(float) * D * D);
+        delta_fast(q, k, v, beta, sizes[0], threads, state[threads - 1], out[threads - 1]);
+    }
+    for (int i = 1; i < 3; i++) {
+        ck_assert(memcmp(out[0].data, out[i].data, sizeof(float) * N * D) == 0);
+        ck_assert(memcmp(state[0].data, state[i].data, sizeof(float) * D * D) == 0);
+    }
+    Matrix32 *all[] = { &q, &k, &v, &s0, &out[0], &out[1], &out[2], &state[0], &state[1],
+                        &state[2] };
+    for (size_t m = 0; m < sizeof all / sizeof *all; m++)
+        matrix_free32(all[m]);
+}
+END_TEST
+
+/* The closed form of the chunked form's FLOPs against the products' sizes, summed one by one. */
+static double counted_flops(int n, int d, int chunk)
+{
+    double macs = 0.0;
+    for (int first = 0; first < n; first += chunk) {
+        const int c = n - first < chunk ? n - first : chunk;
+        for (int i = 0; i < c; i++) {
+            for (int j = 0; j < i; j++)
+                macs += d + (j + 1);            /* k_i . k_j, and row j of T into row i */
+            macs += 2.0 * (i + 1) * d;          /* row i of T K and of T V */
+            macs += 3.0 * d * d;                /* row i of W S and of Q S, K^T u's term i */
+            macs += 2.0 * (i + 1) * d;          /* q_i . k_j for j <= i, and their mix of u */
+        }
+    }
+    return 2.0 * macs;
+}
+
+START_TEST(the_chunked_flops_are_the_products_counted)
+{
+    const int lengths[] = { 1, 47, 48, 211, 400 }, widths[] = { 32, 64 };
+    const int chunks[] = { 1, 16, 48, 64 };
+    for (int i = 0; i < 5; i++)
+        for (int w = 0; w < 2; w++)
+            for (int c = 0; c < 4; c++)
+                ck_assert_double_eq(delta_chunked_flops(lengths[i], widths[w], chunks[c]),
+                                    counted_flops(lengths[i], widths[w], chunks[c]));
+}
+END_TEST
+
+static void fast_on(int d, int chunk)
+{
+    Matrix32 q = matrix_new32(8, d), s = matrix_new32(d, d), o = matrix_new32(8, d);
+    float beta[8] = { 0 };
+    delta_fast(q, q, q, beta, chunk, 1, s, o);
+}
+
+START_TEST(the_fast_kernel_refuses_a_width_not_a_multiple_of_32)
+{
+    int sizes[DELTA_FAST_MOST_CHUNKS];
+    delta_fast_chunks(sizes);
+    fast_on(48, sizes[0]);
+}
+END_TEST
+
+START_TEST(the_fast_kernel_refuses_a_chunk_that_holds_no_whole_tiles)
+{
+    fast_on(32, 13);
+}
+END_TEST
+
+void linear_fast_tcases(Suite *suite)
+{
+    TCase *fast = tcase_create("fast");
+    tcase_add_test(fast, the_fast_kernel_is_the_chunked_form);
+    tcase_add_test(fast, the_fast_kernel_gives_the_same_bits_on_any_threads);
+    tcase_add_test(fast, the_chunked_flops_are_the_products_counted);
+    suite_add_tcase(suite, fast);
+    TCase *refused = tcase_create("fast refused");
+    tcase_add_checked_fixture(refused, silence_stderr, NULL);
+    tcase_add_test_raise_signal(refused, the_fast_kernel_refuses_a_width_not_a_multiple_of_32,
+                                SIGABRT);
+    tcase_add_test_raise_signal(refused,
+                                the_fast_kernel_refuses_a_chunk_that_holds_no_whole_tiles,
+                                SIGABRT);
+    suite_add_tcase(suite, refused);
 }
