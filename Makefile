@@ -1,7 +1,8 @@
 # Attention from Scratch: the one entry point.
 #
 # Everything is found from the sources: chapters are book/NN-slug.nw, their root chunks are
-# found with noroots, programs are the roots named <slug>-main.c, every other .c root is a
+# found with noroots, programs are the roots named <slug>-main.c (<slug>-mpi-main.c for one
+# that calls MPI, with flags of its own), every other .c root is a
 # module of the library, test suites are tests/check_<module>.c and figures are figures/*.gp.
 # Adding a chapter adds no line here.  `make help` lists the targets.
 
@@ -39,11 +40,15 @@ BUILD   ?= generated
 # book's machines).  Each list is recorded in its stamp (generated/stamps/deps*), so a tool or a
 # package added here is installed on a tree already built.
 # Chapter 13 measures xz on the held-out text through its library, liblzma (LIBRARIES, below).
+# Chapter 15's program runs on Open MPI: its compiler wrapper and launcher, and the flags of
+# its C interface (pkg-config's ompi-c), for that program alone (MPI_MAINS, below).
 TOOLS    := /usr/include/stdio.h notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
             /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty /usr/bin/python3 \
-            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0 pc:liblzma
+            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0 pc:liblzma \
+            mpicc mpirun pc:ompi-c
 PACKAGES := libc6-dev noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
-            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread liblzma-dev
+            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread liblzma-dev \
+            openmpi-bin libopenmpi-dev
 # `make portability` needs more: the compilers of its matrix, a cross compiler, qemu
 # (tools/portability.sh).  Debian's libomp-N-dev packages exclude one another, so one OpenMP
 # header serves every clang: libomp-dev's (clang 14's), or whichever libomp-N-dev is there (the
@@ -131,13 +136,23 @@ include $(patsubst %,generated/mk/%.mk,$(SLUGS)) generated/mk/figures.mk
 endif
 
 # ROOTS is filled by the chapter makefiles: every root chunk of every chapter.
+# A program whose root is <slug>-mpi-main.c calls MPI: it alone compiles with MPI's headers and
+# links its library, so the library and the test runner need no mpi.h.  MPI=no leaves those
+# programs out (make portability's aarch64 build, which links -static: Debian has no static
+# libmpi, nor an arm64 mpi.h beside the cross compiler).
+MPI      ?= yes
 SOURCES  := $(filter %.c,$(ROOTS))
-MAINS    := $(filter %-main.c,$(SOURCES))
-MODULES  := $(filter-out $(MAINS),$(SOURCES))
-PROGRAMS := $(patsubst chunks/%-main.c,%,$(MAINS))
+MPI_MAINS := $(filter %-mpi-main.c,$(SOURCES))
+MAINS    := $(filter-out $(if $(filter no,$(MPI)),$(MPI_MAINS)),$(filter %-main.c,$(SOURCES)))
+MODULES  := $(filter-out $(filter %-main.c,$(SOURCES)),$(SOURCES))
+PROGRAMS := $(patsubst chunks/%-main.c,%,$(patsubst %-mpi-main.c,%-main.c,$(MAINS)))
+MPI_PROGRAMS := $(filter $(patsubst chunks/%-mpi-main.c,%,$(MPI_MAINS)),$(PROGRAMS))
+MPI_CFLAGS = $$(pkg-config --cflags ompi-c)
+MPI_LIBS = $$(pkg-config --libs ompi-c)
 LIBRARY  := $(BUILD)/libattention.a
 MODULE_OBJECTS := $(patsubst chunks/%.c,$(BUILD)/obj/%.o,$(MODULES))
 BINARIES := $(patsubst %,$(BUILD)/bin/%,$(PROGRAMS))
+MPI_BINARIES := $(patsubst %,$(BUILD)/bin/%,$(MPI_PROGRAMS))
 CHECK_RUNNER := $(BUILD)/bin/check-all
 NUMBERS  := $(patsubst %,generated/numbers/%.tex,$(PROGRAMS))
 FIGURE_TEX := $(patsubst %,generated/figures/%.tex,$(FIGURES))
@@ -252,16 +267,27 @@ $(BUILD)/obj/%.o: chunks/%.c $(FLAGS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LIBRARY_CFLAGS) -MMD -MP -c $< -o $@
 
+# An MPI program's own file, the only one that includes mpi.h (the shorter stem wins).
+$(BUILD)/obj/%-mpi-main.o: chunks/%-mpi-main.c $(FLAGS_STAMP)
+	$(say) CC "$< (MPI)"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LIBRARY_CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
 $(LIBRARY): $(MODULE_OBJECTS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The linker names what it took (-t -t: the objects, and the library's members), so that the
 # build knows the code each program links (tools/code-hash.sh).
-$(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
+$(filter-out $(MPI_BINARIES),$(BINARIES)): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D) $(BUILD)/link
 	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LIBRARY_LIBS) $(LDLIBS) -lm -Wl,-t,-t -o $@ > $(BUILD)/link/$*.trace
+$(MPI_BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-mpi-main.o $(LIBRARY) $(FLAGS_STAMP)
+	$(say) LINK $@
+	$(Q)mkdir -p $(@D) $(BUILD)/link
+	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LIBRARY_LIBS) $(MPI_LIBS) $(LDLIBS) -lm -Wl,-t,-t -o $@ \
+	  > $(BUILD)/link/$*.trace
 
 programs: $(BINARIES)
 build: $(BINARIES) $(CHECK_RUNNER)
@@ -348,7 +374,8 @@ $(addprefix run-,$(PROGRAMS)): run-%: generated/bin/%
 # written by tools/figure-deps.sh from the names in the scripts).
 generated/mk/figures.mk: $(wildcard figures/*.gp figures/*.gpi) tools/figure-deps.sh \
                          $(patsubst %,generated/mk/%.mk,$(SLUGS))
-	$(Q)tools/figure-deps.sh $$(ls chunks/*-main.c | sed -e 's|^chunks/||' -e 's|-main\.c$$||') > $@.tmp && mv $@.tmp $@
+	$(Q)tools/figure-deps.sh $$(ls chunks/*-main.c | sed -e 's|^chunks/||' -e 's|\(-mpi\)\{0,1\}-main\.c$$||') \
+	  > $@.tmp && mv $@.tmp $@
 generated/figures/%.tex: figures/%.gp figures/style.gpi
 	$(say) PLOT $*
 	$(Q)mkdir -p $(@D)
