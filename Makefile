@@ -83,8 +83,11 @@ RUN_LOCK := flock generated/.run.lock
 # Tests are not timed: their OpenMP threads sleep instead of spinning while they wait, so that a
 # busy machine slows them down less (a suite runs three threads on two cores).
 TEST_ENV = CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-$(1)} OMP_WAIT_POLICY=passive
-# The sanitizer run's leak check knows one runtime's own blocks (tools/lsan.supp).
+# The sanitizer run's leak check knows two runtimes' own blocks (tools/lsan.supp).  Open MPI's
+# are known by the libraries on their stacks, which the fast unwinder does not reach: an MPI
+# program's ranks (which inherit its environment through mpirun) unwind the slow way.
 SAN_ENV = LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp
+MPI_SAN_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0
 empty :=
 space := $(empty) $(empty)
 # Set when make runs with -n: the closing message of `make` is then left out.
@@ -200,7 +203,7 @@ $(foreach entry,$(shell tools/code-hash.sh generated --programs $(PROGRAMS) | tr
 endif
 endif
 
-.PHONY: all corpus check-fast check-execs tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
+.PHONY: all corpus check-fast check-execs tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules mpi \
         tests sanitize latex-refs print-rules workbook workbook-proof check-exercise put-back html check-html FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
@@ -534,7 +537,8 @@ sanitize:
 	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
 	$(Q)echo "  SAN      $(PROGRAMS) (--smoke)"
 	$(Q)rm -rf generated/san/out && printf '%s\n' $(PROGRAMS) | xargs -P $$(nproc) -I{} sh -c \
-	  '$(SAN_ENV) $(SAN_LOCK) generated/san/bin/{} --smoke --out generated/san/out/{} > generated/san/{}.txt 2>&1; \
+	  'case " $(MPI_PROGRAMS) " in *" {} "*) export $(MPI_SAN_ENV);; esac; \
+	   $(SAN_ENV) $(SAN_LOCK) generated/san/bin/{} --smoke --out generated/san/out/{} > generated/san/{}.txt 2>&1; \
 	   status=$$?; if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  ({} stopped at an exercise still to write)"; \
 	   elif [ $$status != 0 ]; then cat generated/san/{}.txt; echo "{} failed under the sanitizers"; exit 1; fi'
 	$(Q)echo "  SAN      check-all, $(words $(SUITES)) suites"
@@ -597,6 +601,32 @@ build-rules: attention.pdf
 	$(call STRICT_WARNINGS_IN,$$command,the compiler matrix)
 	$(Q)echo "  RULES    nothing to do on a built tree; warnings on, and errors only in the compiler matrix"
 
+# MPI cannot start inside Check's forked tests (MPI_Init once a process), so the MPI programs
+# are checked by running them, each inside a TERM timeout beside mpirun's own --timeout.
+# chapter 15's program checks its ring against one process for P = 1-4 and stops with status 2
+# if they differ; a rank made to fail stops it with status 2 and its one line; a TERM in the
+# middle of a run ends it with the signal; and after each, no process of it is left.
+MPI_CHECK := generated/mpi-check
+# $(call no_rank_left,PROGRAM): fail if a process of PROGRAM's build still runs.
+no_rank_left = sleep 0.5; if ps -eo args | grep -F -- '$(CURDIR)/$(BUILD)/bin/$(1) ' | grep -v grep; then \
+	  echo "processes of $(1) are left behind (above)"; exit 1; fi
+mpi: $(MPI_BINARIES)
+	$(Q)rm -rf $(MPI_CHECK) && mkdir -p $(MPI_CHECK)
+	$(Q)$(foreach p,$(MPI_PROGRAMS),\
+	  $(RUN_LOCK) timeout -s TERM 120 $(BUILD)/bin/$(p) --smoke --out $(MPI_CHECK)/$(p) \
+	    > $(MPI_CHECK)/$(p).txt 2>&1 || { cat $(MPI_CHECK)/$(p).txt; echo "$(p) failed"; exit 1; }; \
+	  $(call no_rank_left,$(p)); \
+	  status=0; $(RUN_LOCK) timeout -s TERM 120 $(BUILD)/bin/$(p) --smoke --fail-rank 2 \
+	    --out $(MPI_CHECK)/$(p)-fail > $(MPI_CHECK)/$(p)-fail.txt 2> $(MPI_CHECK)/$(p)-fail.err || status=$$?; \
+	  [ $$status = 2 ] && [ "$$(grep -c -v 'fails on purpose' $(MPI_CHECK)/$(p)-fail.err)" = 1 ] || \
+	    { cat $(MPI_CHECK)/$(p)-fail.err; echo "$(p) with a failing rank: status $$status, not 2 and one line"; exit 1; }; \
+	  $(call no_rank_left,$(p)); \
+	  status=0; $(RUN_LOCK) sh -c '$(BUILD)/bin/$(p) --out $(MPI_CHECK)/$(p)-term > /dev/null 2>&1 & \
+	    sleep 2; kill -TERM $$!; wait $$!' 2> /dev/null || status=$$?; \
+	  [ $$status = 143 ] || { echo "$(p) sent TERM: status $$status, not 143"; exit 1; }; \
+	  $(call no_rank_left,$(p));)
+	$(Q)echo "  MPI      $(MPI_PROGRAMS): P = 1-4 equal to one process; a failing rank and TERM leave no process"
+
 # Attacks a reader or an attacker would try on the programs (tools/check-reliability.sh).
 reliability: $(BINARIES)
 	$(Q)$(RUN_LOCK) tools/check-reliability.sh $(BUILD)/bin
@@ -617,7 +647,7 @@ print-rules: attention.pdf
 # The suites run last, so that Check's summary is the closing line.  The student's path through
 # the workbook is `make workbook-proof`; CI walks it at full size on every submission.
 ifeq ($(IS_WORKBOOK),)
-check: lint latex-refs sanitize print-rules build-rules reliability
+check: lint latex-refs sanitize print-rules build-rules reliability mpi
 	$(Q)$(MAKE) --no-print-directory tests
 else
 # In the workbook, a student's loop: the exercises still to write, then the tests, which fail
