@@ -217,7 +217,7 @@ help:
 	@echo "make run-SLUG   run one chapter program (SLUG: $(or $(PROGRAMS),see book/*.nw))"
 	@echo "make figures    draw every figure from the programs' data"
 	@echo "make book       typeset attention.pdf"
-	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references, print rules"
+	@echo "make check      Check suites, sanitizer run, MPI runs, chunk lint, LaTeX references, print rules"
 	@echo "make check-fast the lint, and the suites whose code changed since they last passed"
 	@echo "make workbook-proof  the student's path through the workbook, at the smallest sizes"
 	@echo "make corpus     a new snapshot of the sources, which chapter 13 trains on"

@@ -4,8 +4,10 @@
  * their closed forms; the block kernel equals chapter 2's attend without a mask and chapter 7's
  * flash with one, two halves merged equal the whole, rows spread with a step equal the causal
  * rows, a fully masked row merges without NaN; the ring in one process equals flash or attend
- * for P = 1 to 4 in every layout.  The MPI ring itself is checked by its program (make check's
- * MPI step), since MPI cannot start inside Check's forked tests. */
+ * for P = 1 to 4 in every layout; Ulysses's split by heads is undone by its join, and Ulysses
+ * with its all-to-alls done by copying equals the ring head by head.  The MPI ring itself is
+ * checked by its program (make check's MPI step), since MPI cannot start inside Check's forked
+ * tests. */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -320,6 +322,87 @@ START_TEST(the_ring_in_one_process_is_flash_or_attend)
 }
 END_TEST
 
+START_TEST(heads_split_and_join_are_inverse)
+{
+    Matrix x = random_matrix(9, 4 * 6, 30), back = matrix_new(9, 4 * 6);
+    float *blocks = malloc(sizeof(float) * 9 * 24);
+    ring_heads_split(x, 4, blocks);
+    /* Block j holds columns 6j to 6j + 5 of every row, rows one after the other. */
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 9; i++)
+            for (int c = 0; c < 6; c++)
+                ck_assert_float_eq(blocks[(j * 9 + i) * 6 + c], AT(x, i, j * 6 + c));
+    ring_heads_join(blocks, 4, back);
+    ck_assert_int_eq(memcmp(x.data, back.data, sizeof(float) * 9 * 24), 0);
+    free(blocks);
+    matrix_free(&x), matrix_free(&back);
+}
+END_TEST
+
+/* Ulysses in one process: each rank's rows split by heads, the all-to-all done by copying
+ * block j of rank s to rank j's place s, whole heads attended, and back the same way. */
+static void ulysses_by_copying(Matrix q, Matrix k, Matrix v, int heads, int ranks,
+                               bool causal, Matrix out)
+{
+    const int n = q.rows, rows = n / ranks, width = q.cols / ranks;
+    const size_t block = (size_t)rows * width;
+    float *sent = malloc(sizeof(float) * n * q.cols), *got = malloc(sizeof(float) * n * q.cols);
+    Matrix in[4];
+    const Matrix inputs[3] = { q, k, v };
+    for (int x = 0; x < 4; x++)
+        in[x] = matrix_new(n * ranks, width);       /* rank j's heads at rows j n .. */
+    for (int x = 0; x < 3; x++)
+        for (int s = 0; s < ranks; s++) {
+            Matrix local = { rows, q.cols, inputs[x].data + (size_t)s * rows * q.cols };
+            ring_heads_split(local, ranks, sent);
+            for (int j = 0; j < ranks; j++)
+                memcpy(in[x].data + (size_t)j * n * width + s * block, sent + j * block,
+                       sizeof(float) * block);
+        }
+    for (int j = 0; j < ranks; j++) {
+        Matrix h[4];
+        for (int x = 0; x < 4; x++)
+            h[x] = (Matrix){ n, width, in[x].data + (size_t)j * n * width };
+        ring_attend_heads(h[0], h[1], h[2], heads / ranks, causal, h[3]);
+        for (int s = 0; s < ranks; s++)
+            memcpy(got + (size_t)s * ranks * block + j * block, h[3].data + s * block,
+                   sizeof(float) * block);
+    }
+    for (int s = 0; s < ranks; s++) {
+        Matrix local = { rows, q.cols, out.data + (size_t)s * rows * q.cols };
+        ring_heads_join(got + (size_t)s * ranks * block, ranks, local);
+    }
+    for (int x = 0; x < 4; x++)
+        matrix_free(&in[x]);
+    free(sent), free(got);
+}
+
+START_TEST(ulysses_is_the_ring_head_by_head)
+{
+    const int n = 64, heads = 4, width = 32;
+    Matrix q = random_matrix(n, heads * width, 31), k = random_matrix(n, heads * width, 32);
+    Matrix v = random_matrix(n, heads * width, 33), out = matrix_new(n, heads * width);
+    Matrix hq = matrix_new(n, width), hk = matrix_new(n, width), hv = matrix_new(n, width);
+    Matrix ho = matrix_new(n, width), mine = matrix_new(n, width);
+    for (int ranks = 1; ranks <= 4; ranks *= 2)
+        for (int causal = 0; causal < 2; causal++) {
+            matrix_fill(out, NAN);
+            ulysses_by_copying(q, k, v, heads, ranks, causal, out);
+            for (int h = 0; h < heads; h++) {
+                ring_head(q, heads, h, hq);
+                ring_head(k, heads, h, hk);
+                ring_head(v, heads, h, hv);
+                ring_head(out, heads, h, mine);
+                ring_reference(hq, hk, hv, RING_PLAIN, ranks, causal, ho);
+                ck_assert_float_le(largest_difference(mine, ho), tolerance(hv));
+            }
+        }
+    matrix_free(&q), matrix_free(&k), matrix_free(&v), matrix_free(&out);
+    matrix_free(&hq), matrix_free(&hk), matrix_free(&hv), matrix_free(&ho);
+    matrix_free(&mine);
+}
+END_TEST
+
 START_TEST(a_share_needs_two_rows_a_rank)
 {
     ring_share(RING_ZIGZAG, 7, 4, 0);
@@ -355,6 +438,8 @@ Suite *ring_suite(void)
     TCase *ring = tcase_create("ring");
     tcase_add_test(ring, a_row_that_sees_no_key_merges_without_nan);
     tcase_add_test(ring, the_ring_in_one_process_is_flash_or_attend);
+    tcase_add_test(ring, heads_split_and_join_are_inverse);
+    tcase_add_test(ring, ulysses_is_the_ring_head_by_head);
     suite_add_tcase(suite, ring);
     TCase *refused = tcase_create("refused");
     tcase_add_checked_fixture(refused, silence_stderr, NULL);
