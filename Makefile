@@ -1,7 +1,8 @@
 # Attention from Scratch: the one entry point.
 #
 # Everything is found from the sources: chapters are book/NN-slug.nw, their root chunks are
-# found with noroots, programs are the roots named <slug>-main.c, every other .c root is a
+# found with noroots, programs are the roots named <slug>-main.c (<slug>-mpi-main.c for one
+# that calls MPI, with flags of its own), every other .c root is a
 # module of the library, test suites are tests/check_<module>.c and figures are figures/*.gp.
 # Adding a chapter adds no line here.  `make help` lists the targets.
 
@@ -39,11 +40,15 @@ BUILD   ?= generated
 # book's machines).  Each list is recorded in its stamp (generated/stamps/deps*), so a tool or a
 # package added here is installed on a tree already built.
 # Chapter 13 measures xz on the held-out text through its library, liblzma (LIBRARIES, below).
+# Chapter 15's program runs on Open MPI: its compiler wrapper and launcher, and the flags of
+# its C interface (pkg-config's ompi-c), for that program alone (MPI_MAINS, below).
 TOOLS    := /usr/include/stdio.h notangle noweave noroots cpif pdflatex bibtex makeindex gnuplot pkg-config pc:check pdftotext \
             /usr/share/texlive/texmf-dist/tex/latex/pgf/frontendlayer/tikz.sty /usr/bin/python3 \
-            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0 pc:liblzma
+            /usr/lib/python3/dist-packages/numpy/__init__.py /usr/lib/*/libopenblas.so.0 pc:liblzma \
+            mpicc mpirun pc:ompi-c
 PACKAGES := libc6-dev noweb texlive-latex-base texlive-latex-recommended lmodern gnuplot-nox check pkg-config \
-            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread liblzma-dev
+            poppler-utils texlive-pictures python3-numpy libopenblas0-pthread liblzma-dev \
+            openmpi-bin libopenmpi-dev
 # `make portability` needs more: the compilers of its matrix, a cross compiler, qemu
 # (tools/portability.sh).  Debian's libomp-N-dev packages exclude one another, so one OpenMP
 # header serves every clang: libomp-dev's (clang 14's), or whichever libomp-N-dev is there (the
@@ -78,8 +83,11 @@ RUN_LOCK := flock generated/.run.lock
 # Tests are not timed: their OpenMP threads sleep instead of spinning while they wait, so that a
 # busy machine slows them down less (a suite runs three threads on two cores).
 TEST_ENV = CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-$(1)} OMP_WAIT_POLICY=passive
-# The sanitizer run's leak check knows one runtime's own blocks (tools/lsan.supp).
+# The sanitizer run's leak check knows two runtimes' own blocks (tools/lsan.supp).  Open MPI's
+# are known by the libraries on their stacks, which the fast unwinder does not reach: an MPI
+# program's ranks (which inherit its environment through mpirun) unwind the slow way.
 SAN_ENV = LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp
+MPI_SAN_ENV := ASAN_OPTIONS=fast_unwind_on_malloc=0
 empty :=
 space := $(empty) $(empty)
 # Set when make runs with -n: the closing message of `make` is then left out.
@@ -131,13 +139,23 @@ include $(patsubst %,generated/mk/%.mk,$(SLUGS)) generated/mk/figures.mk
 endif
 
 # ROOTS is filled by the chapter makefiles: every root chunk of every chapter.
+# A program whose root is <slug>-mpi-main.c calls MPI: it alone compiles with MPI's headers and
+# links its library, so the library and the test runner need no mpi.h.  MPI=no leaves those
+# programs out (make portability's aarch64 build, which links -static: Debian has no static
+# libmpi, nor an arm64 mpi.h beside the cross compiler).
+MPI      ?= yes
 SOURCES  := $(filter %.c,$(ROOTS))
-MAINS    := $(filter %-main.c,$(SOURCES))
-MODULES  := $(filter-out $(MAINS),$(SOURCES))
-PROGRAMS := $(patsubst chunks/%-main.c,%,$(MAINS))
+MPI_MAINS := $(filter %-mpi-main.c,$(SOURCES))
+MAINS    := $(filter-out $(if $(filter no,$(MPI)),$(MPI_MAINS)),$(filter %-main.c,$(SOURCES)))
+MODULES  := $(filter-out $(filter %-main.c,$(SOURCES)),$(SOURCES))
+PROGRAMS := $(patsubst chunks/%-main.c,%,$(patsubst %-mpi-main.c,%-main.c,$(MAINS)))
+MPI_PROGRAMS := $(filter $(patsubst chunks/%-mpi-main.c,%,$(MPI_MAINS)),$(PROGRAMS))
+MPI_CFLAGS = $$(pkg-config --cflags ompi-c)
+MPI_LIBS = $$(pkg-config --libs ompi-c)
 LIBRARY  := $(BUILD)/libattention.a
 MODULE_OBJECTS := $(patsubst chunks/%.c,$(BUILD)/obj/%.o,$(MODULES))
 BINARIES := $(patsubst %,$(BUILD)/bin/%,$(PROGRAMS))
+MPI_BINARIES := $(patsubst %,$(BUILD)/bin/%,$(MPI_PROGRAMS))
 CHECK_RUNNER := $(BUILD)/bin/check-all
 NUMBERS  := $(patsubst %,generated/numbers/%.tex,$(PROGRAMS))
 FIGURE_TEX := $(patsubst %,generated/figures/%.tex,$(FIGURES))
@@ -185,7 +203,7 @@ $(foreach entry,$(shell tools/code-hash.sh generated --programs $(PROGRAMS) | tr
 endif
 endif
 
-.PHONY: all corpus check-fast check-execs tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules \
+.PHONY: all corpus check-fast check-execs tangle build objects programs run figures book check bench clean help deps lint portability reliability build-rules mpi \
         tests sanitize latex-refs print-rules workbook workbook-proof check-exercise put-back html check-html FORCE $(addprefix run-,$(PROGRAMS))
 
 all: book
@@ -199,7 +217,7 @@ help:
 	@echo "make run-SLUG   run one chapter program (SLUG: $(or $(PROGRAMS),see book/*.nw))"
 	@echo "make figures    draw every figure from the programs' data"
 	@echo "make book       typeset attention.pdf"
-	@echo "make check      Check suites, sanitizer run, chunk lint, LaTeX references, print rules"
+	@echo "make check      Check suites, sanitizer run, MPI runs, chunk lint, LaTeX references, print rules"
 	@echo "make check-fast the lint, and the suites whose code changed since they last passed"
 	@echo "make workbook-proof  the student's path through the workbook, at the smallest sizes"
 	@echo "make corpus     a new snapshot of the sources, which chapter 13 trains on"
@@ -252,16 +270,27 @@ $(BUILD)/obj/%.o: chunks/%.c $(FLAGS_STAMP)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LIBRARY_CFLAGS) -MMD -MP -c $< -o $@
 
+# An MPI program's own file, the only one that includes mpi.h (the shorter stem wins).
+$(BUILD)/obj/%-mpi-main.o: chunks/%-mpi-main.c $(FLAGS_STAMP)
+	$(say) CC "$< (MPI)"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LIBRARY_CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
 $(LIBRARY): $(MODULE_OBJECTS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 # The linker names what it took (-t -t: the objects, and the library's members), so that the
 # build knows the code each program links (tools/code-hash.sh).
-$(BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
+$(filter-out $(MPI_BINARIES),$(BINARIES)): $(BUILD)/bin/%: $(BUILD)/obj/%-main.o $(LIBRARY) $(FLAGS_STAMP)
 	$(say) LINK $@
 	$(Q)mkdir -p $(@D) $(BUILD)/link
 	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LIBRARY_LIBS) $(LDLIBS) -lm -Wl,-t,-t -o $@ > $(BUILD)/link/$*.trace
+$(MPI_BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/%-mpi-main.o $(LIBRARY) $(FLAGS_STAMP)
+	$(say) LINK $@
+	$(Q)mkdir -p $(@D) $(BUILD)/link
+	$(Q)$(CC) $(ALL_LDFLAGS) $< $(LIBRARY) $(LIBRARY_LIBS) $(MPI_LIBS) $(LDLIBS) -lm -Wl,-t,-t -o $@ \
+	  > $(BUILD)/link/$*.trace
 
 programs: $(BINARIES)
 build: $(BINARIES) $(CHECK_RUNNER)
@@ -348,7 +377,8 @@ $(addprefix run-,$(PROGRAMS)): run-%: generated/bin/%
 # written by tools/figure-deps.sh from the names in the scripts).
 generated/mk/figures.mk: $(wildcard figures/*.gp figures/*.gpi) tools/figure-deps.sh \
                          $(patsubst %,generated/mk/%.mk,$(SLUGS))
-	$(Q)tools/figure-deps.sh $$(ls chunks/*-main.c | sed -e 's|^chunks/||' -e 's|-main\.c$$||') > $@.tmp && mv $@.tmp $@
+	$(Q)tools/figure-deps.sh $$(ls chunks/*-main.c | sed -e 's|^chunks/||' -e 's|\(-mpi\)\{0,1\}-main\.c$$||') \
+	  > $@.tmp && mv $@.tmp $@
 generated/figures/%.tex: figures/%.gp figures/style.gpi
 	$(say) PLOT $*
 	$(Q)mkdir -p $(@D)
@@ -507,7 +537,8 @@ sanitize:
 	  $(patsubst %,generated/san/bin/%,$(PROGRAMS))
 	$(Q)echo "  SAN      $(PROGRAMS) (--smoke)"
 	$(Q)rm -rf generated/san/out && printf '%s\n' $(PROGRAMS) | xargs -P $$(nproc) -I{} sh -c \
-	  '$(SAN_ENV) $(SAN_LOCK) generated/san/bin/{} --smoke --out generated/san/out/{} > generated/san/{}.txt 2>&1; \
+	  'case " $(MPI_PROGRAMS) " in *" {} "*) export $(MPI_SAN_ENV);; esac; \
+	   $(SAN_ENV) $(SAN_LOCK) generated/san/bin/{} --smoke --out generated/san/out/{} > generated/san/{}.txt 2>&1; \
 	   status=$$?; if [ $$status = 3 ] && [ -f WORKBOOK ]; then echo "  ({} stopped at an exercise still to write)"; \
 	   elif [ $$status != 0 ]; then cat generated/san/{}.txt; echo "{} failed under the sanitizers"; exit 1; fi'
 	$(Q)echo "  SAN      check-all, $(words $(SUITES)) suites"
@@ -570,6 +601,32 @@ build-rules: attention.pdf
 	$(call STRICT_WARNINGS_IN,$$command,the compiler matrix)
 	$(Q)echo "  RULES    nothing to do on a built tree; warnings on, and errors only in the compiler matrix"
 
+# MPI cannot start inside Check's forked tests (MPI_Init once a process), so the MPI programs
+# are checked by running them, each inside a TERM timeout beside mpirun's own --timeout.
+# chapter 15's program checks its ring against one process for P = 1-4 and stops with status 2
+# if they differ; a rank made to fail stops it with status 2 and its one line; a TERM in the
+# middle of a run ends it with the signal; and after each, no process of it is left.
+MPI_CHECK := generated/mpi-check
+# $(call no_rank_left,PROGRAM): fail if a process of PROGRAM's build still runs.
+no_rank_left = sleep 0.5; if ps -eo args | grep -F -- '$(CURDIR)/$(BUILD)/bin/$(1) ' | grep -v grep; then \
+	  echo "processes of $(1) are left behind (above)"; exit 1; fi
+mpi: $(MPI_BINARIES)
+	$(Q)rm -rf $(MPI_CHECK) && mkdir -p $(MPI_CHECK)
+	$(Q)$(foreach p,$(MPI_PROGRAMS),\
+	  $(RUN_LOCK) timeout -s TERM 120 $(BUILD)/bin/$(p) --smoke --out $(MPI_CHECK)/$(p) \
+	    > $(MPI_CHECK)/$(p).txt 2>&1 || { cat $(MPI_CHECK)/$(p).txt; echo "$(p) failed"; exit 1; }; \
+	  $(call no_rank_left,$(p)); \
+	  status=0; $(RUN_LOCK) timeout -s TERM 120 $(BUILD)/bin/$(p) --smoke --fail-rank 2 \
+	    --out $(MPI_CHECK)/$(p)-fail > $(MPI_CHECK)/$(p)-fail.txt 2> $(MPI_CHECK)/$(p)-fail.err || status=$$?; \
+	  [ $$status = 2 ] && [ "$$(grep -c -v 'fails on purpose' $(MPI_CHECK)/$(p)-fail.err)" = 1 ] || \
+	    { cat $(MPI_CHECK)/$(p)-fail.err; echo "$(p) with a failing rank: status $$status, not 2 and one line"; exit 1; }; \
+	  $(call no_rank_left,$(p)); \
+	  status=0; $(RUN_LOCK) sh -c '$(BUILD)/bin/$(p) --out $(MPI_CHECK)/$(p)-term > /dev/null 2>&1 & \
+	    sleep 2; kill -TERM $$!; wait $$!' 2> /dev/null || status=$$?; \
+	  [ $$status = 143 ] || { echo "$(p) sent TERM: status $$status, not 143"; exit 1; }; \
+	  $(call no_rank_left,$(p));)
+	$(Q)echo "  MPI      $(MPI_PROGRAMS): P = 1-4 equal to one process; a failing rank and TERM leave no process"
+
 # Attacks a reader or an attacker would try on the programs (tools/check-reliability.sh).
 reliability: $(BINARIES)
 	$(Q)$(RUN_LOCK) tools/check-reliability.sh $(BUILD)/bin
@@ -590,7 +647,7 @@ print-rules: attention.pdf
 # The suites run last, so that Check's summary is the closing line.  The student's path through
 # the workbook is `make workbook-proof`; CI walks it at full size on every submission.
 ifeq ($(IS_WORKBOOK),)
-check: lint latex-refs sanitize print-rules build-rules reliability
+check: lint latex-refs sanitize print-rules build-rules reliability mpi
 	$(Q)$(MAKE) --no-print-directory tests
 else
 # In the workbook, a student's loop: the exercises still to write, then the tests, which fail
