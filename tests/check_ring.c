@@ -100,6 +100,29 @@ START_TEST(the_remainders_go_where_the_chapter_says)
 }
 END_TEST
 
+START_TEST(ranks_differ_by_at_most_one_row)
+{
+    /* Every layout, every n from 2P to 64: the ranks' rows sum to n and differ by at most one,
+     * also for the zigzag when n mod 2P > P, where some ranks get two longer chunks. */
+    for (int layout = 0; layout < RING_LAYOUTS; layout++)
+        for (int ranks = 1; ranks <= 4; ranks++)
+            for (int n = 2 * ranks; n <= 64; n++) {
+                int least = n, most = 0, total = 0;
+                for (int r = 0; r < ranks; r++) {
+                    const int rows = ring_share((RingLayout)layout, n, ranks, r).rows;
+                    least = rows < least ? rows : least;
+                    most = rows > most ? rows : most;
+                    total += rows;
+                }
+                ck_assert_int_eq(total, n);
+                ck_assert_int_le(most - least, 1);
+            }
+    /* n = 15, P = 2: e = 3 > P; chunks of 4, 4, 4, 3; rank 1 holds chunks 1 and 2, 8 rows. */
+    ck_assert_int_eq(ring_share(RING_ZIGZAG, 15, 2, 1).rows, 8);
+    ck_assert_int_eq(ring_share(RING_ZIGZAG, 15, 2, 0).rows, 7);
+}
+END_TEST
+
 START_TEST(scatter_undoes_gather)
 {
     const int n = 37;
@@ -424,6 +447,7 @@ Suite *ring_suite(void)
     TCase *layouts = tcase_create("layouts");
     tcase_add_test(layouts, every_layout_covers_the_sequence_once);
     tcase_add_test(layouts, the_remainders_go_where_the_chapter_says);
+    tcase_add_test(layouts, ranks_differ_by_at_most_one_row);
     tcase_add_test(layouts, scatter_undoes_gather);
     tcase_add_test(layouts, pairs_are_counted_as_a_loop_counts_them);
     tcase_add_test(layouts, the_balances_have_their_closed_forms);
